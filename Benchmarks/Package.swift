@@ -1,0 +1,18 @@
+// swift-tools-version:6.0
+// Release-mode benchmarks, kept out of the main package so CI's build stays light.
+// Run with `make bench` (or `make bench-core`, `bench-layout`, `bench-http`).
+import PackageDescription
+
+let package = Package(
+    name: "DiffableWebBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "DiffableWeb", path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "CoreBenchmarks",
+            dependencies: [.product(name: "DiffableDataSources", package: "DiffableWeb")]
+        ),
+    ]
+)

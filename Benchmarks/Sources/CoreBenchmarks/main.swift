@@ -1,0 +1,146 @@
+// Release-mode benchmark of the diff and of snapshot operations.
+//
+//   make bench-core            (swift run -c release --package-path Benchmarks CoreBenchmarks)
+//   make bench-core ARGS=--quick
+//
+// Every case reports a median over several runs. Two baselines run in the same process on
+// the same arrays: the *floor* (one [UUID: Int] dictionary with reserved capacity over the
+// old ids, then a lookup of every new id: the least any hashing diff must do) and the
+// standard library's `difference(from:).inferringMoves()`.
+import DiffableDataSources
+import Foundation
+
+let quick = CommandLine.arguments.contains("--quick")
+
+func median(runs: Int, _ body: () -> Void) -> Double {
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let start = ContinuousClock.now
+        body()
+        let elapsed = ContinuousClock.now - start
+        samples.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+func runs(for count: Int) -> Int { quick ? 3 : (count >= 1_000_000 ? 5 : count >= 100_000 ? 9 : 21) }
+
+@inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+enum Section: Hashable, Sendable { case main }
+
+func snapshot(_ ids: [UUID]) -> Snapshot<Section, UUID> {
+    var snapshot = Snapshot<Section, UUID>()
+    do {
+        try snapshot.appendSections([.main])
+        try snapshot.appendItems(ids)
+    } catch { fatalError("benchmark setup: \(error)") }  // generated data, unique by construction
+    return snapshot
+}
+
+struct Scenario {
+    let name: String
+    let make: (_ old: [UUID], _ rng: inout SystemRandomNumberGenerator) -> (new: [UUID], reconfigure: [UUID])
+}
+
+let scenarios: [Scenario] = [
+    Scenario(name: "DifferenceKit's (−10%, +10%, first 2% shuffled)") { old, rng in
+        let n = old.count
+        var new = Array(old.dropFirst(n / 10))                    // delete the first 10%
+        new.append(contentsOf: (0..<n / 10).map { _ in UUID() })  // insert 10%
+        new[0..<(n / 50)].shuffle(using: &rng)                    // shuffle the first 2%
+        return (new, [])
+    },
+    Scenario(name: "delete 10%") { old, rng in (old.enumerated().filter { $0.offset % 10 != 3 }.map(\.element), []) },
+    Scenario(name: "insert 10%") { old, rng in
+        var new: [UUID] = []
+        new.reserveCapacity(old.count + old.count / 10)
+        for (i, id) in old.enumerated() { new.append(id); if i % 10 == 5 { new.append(UUID()) } }
+        return (new, [])
+    },
+    Scenario(name: "mixed 10% each: delete, insert, move, reconfigure") { old, rng in
+        let n = old.count
+        var new = old.enumerated().filter { $0.offset % 10 != 1 }.map(\.element)
+        var moved: [UUID] = []
+        new = new.enumerated().filter { pair in
+            if pair.offset % 9 == 4 { moved.append(pair.element); return false } else { return true }
+        }.map(\.element)
+        for id in moved { new.insert(id, at: Int.random(in: 0...new.count, using: &rng)) }  // setup only
+        for k in 0..<(n / 10) { new.insert(UUID(), at: (k * 7919) % (new.count + 1)) }
+        let reconfigure = stride(from: 0, to: new.count, by: 10).map { new[$0] }
+        return (new, reconfigure)
+    },
+    Scenario(name: "reverse") { old, _ in (old.reversed(), []) },
+    Scenario(name: "substring filter (search)") { old, _ in (old.filter { $0.uuidString.contains("A1") }, []) },
+    Scenario(name: "identical") { old, _ in (old, []) },
+]
+
+var rng = SystemRandomNumberGenerator()
+let sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
+print("## Diff (release, medians, ms)\n")
+print("| scenario | n | floor | Changeset | × floor | stdlib | stdlib ÷ ours | moves |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for scenario in scenarios {
+    for n in sizes {
+        if n >= 1_000_000 && scenario.name.hasPrefix("mixed") && quick { continue }
+        let oldIDs = (0..<n).map { _ in UUID() }
+        let (newIDs, reconfigure) = scenario.make(oldIDs, &rng)
+        let old = snapshot(oldIDs)
+        var new = snapshot(newIDs)
+        if !reconfigure.isEmpty { try? new.reconfigureItems(reconfigure) }
+        let r = runs(for: n)
+        let floor = median(runs: r) {
+            var index = [UUID: Int](minimumCapacity: oldIDs.count)
+            for (i, id) in oldIDs.enumerated() { index[id] = i }
+            var found = 0
+            for id in newIDs where index[id] != nil { found &+= 1 }
+            blackHole(found)
+        }
+        var moves = 0
+        let ours = median(runs: r) {
+            let changes = Changeset(from: old, to: new)
+            moves = changes.itemMoves.count
+            blackHole(changes)
+        }
+        // The standard library's diff is quadratic in the worst case: run it where it finishes.
+        let stdlibFeasible = n <= 10_000 || (n == 100_000 && scenario.name.hasPrefix("DifferenceKit") && !quick)
+        var stdlibText = "—", ratioText = "—"
+        if stdlibFeasible {
+            let stdlib = median(runs: n >= 100_000 ? 3 : r) { blackHole(newIDs.difference(from: oldIDs).inferringMoves()) }
+            stdlibText = String(format: "%.1f", stdlib)
+            ratioText = String(format: "%.0f×", stdlib / ours)
+        }
+        print(String(format: "| %@ | %d | %.2f | %.2f | %.2f | %@ | %@ | %d |",
+                     scenario.name, n, floor, ours, ours / floor, stdlibText, ratioText, moves))
+    }
+}
+
+print("\n## Snapshot operations (release, medians, ms)\n")
+print("| case | ms | per op |")
+print("|---|---:|---:|")
+let bigIDs = (0..<100_000).map { _ in UUID() }
+let build = median(runs: quick ? 3 : 9) { blackHole(snapshot(bigIDs)) }
+print(String(format: "| build a 100,000-item snapshot | %.2f | %.0f ns/item |", build, build * 1e6 / 100_000))
+let base = snapshot(bigIDs)
+var operationRNG = SystemRandomNumberGenerator()
+let operations = median(runs: quick ? 3 : 9) {
+    var working = base
+    var extra: [UUID] = []
+    for step in 0..<10_000 {
+        let anchor = bigIDs[Int.random(in: 0..<bigIDs.count, using: &operationRNG)]
+        do {
+            switch step % 5 {
+            case 0: let id = UUID(); extra.append(id); try working.insertItems([id], beforeItem: anchor)
+            case 1: if let id = extra.popLast() { try working.deleteItems([id]) }
+            case 2:
+                let other = bigIDs[Int.random(in: 0..<bigIDs.count, using: &operationRNG)]
+                if other != anchor { try working.moveItem(other, afterItem: anchor) }
+            case 3: blackHole(working.indexOfItem(anchor))
+            default: try working.reconfigureItems([anchor])
+            }
+        } catch { fatalError("benchmark operation: \(error)") }
+    }
+    blackHole(working)
+}
+print(String(format: "| 10,000 single-item operations on it (insert, delete, move, indexOfItem, reconfigure) | %.2f | %.2f µs/op |", operations, operations * 1e3 / 10_000))

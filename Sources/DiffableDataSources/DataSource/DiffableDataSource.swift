@@ -1,0 +1,216 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// Holds the current snapshot of a list and turns every new snapshot into a changeset.
+///
+/// `DiffableDataSource` re-creates UIKit's `UICollectionViewDiffableDataSource` without the
+/// view: it knows nothing of how changes are shown. Observers receive one
+/// ``DataSourceUpdate`` per apply, in order, and show it however they like (the web layer
+/// renders HTML and streams it to browsers).
+///
+/// ```swift
+/// let dataSource = DiffableDataSource<Section, Mountain.ID>()
+/// dataSource.addObserver { update in render(update.changeset) }
+/// var snapshot = Snapshot<Section, Mountain.ID>()
+/// try snapshot.appendSections([.main])
+/// try snapshot.appendItems(filtered.map(\.id))
+/// dataSource.apply(snapshot, animatingDifferences: true)
+/// ```
+///
+/// # Concurrency
+/// Safe from any thread or task. Applies are serialized: each computes its changeset against
+/// the snapshot the previous apply left, and observers are called in version order, on the
+/// applying thread, before `apply` returns. Readers (``snapshot()``, ``itemIdentifier(for:)``…)
+/// never see a half-applied snapshot. An observer may read the data source but must not apply
+/// to it synchronously (that would wait for itself); hand such work to a task.
+public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: Sendable {
+    public typealias Update = DataSourceUpdate<SectionID, ItemID>
+    public typealias Observer = @Sendable (Update) -> Void
+
+    struct State: Sendable {
+        var snapshot = Snapshot<SectionID, ItemID>()
+        var version = 0
+        var sectionSnapshots: [SectionID: SectionSnapshot<ItemID>] = [:]
+        var reorderingHandlers = ReorderingHandlers<SectionID, ItemID>()
+        var sectionSnapshotHandlers = SectionSnapshotHandlers<ItemID>()
+        var observers: [(id: Int, observe: Observer)] = []
+        var nextObserverID = 0
+    }
+
+    let state = Mutex(State())
+    /// Serializes applies, so observers see versions in order.
+    let applyGate = Mutex(())
+
+    /// A data source showing an empty snapshot (version 0).
+    public init() {}
+
+    // MARK: Observing
+
+    /// Registers an observer for every future apply; returns a token for ``removeObserver(_:)``.
+    @discardableResult
+    public func addObserver(_ observe: @escaping Observer) -> Int {
+        state.withLock { state in
+            state.nextObserverID += 1
+            state.observers.append((state.nextObserverID, observe))
+            return state.nextObserverID
+        }
+    }
+
+    /// Stops calling an observer.
+    public func removeObserver(_ token: Int) {
+        state.withLock { $0.observers.removeAll { $0.id == token } }
+    }
+
+    // MARK: Reading
+
+    /// A copy of the current snapshot. - Complexity: O(1) (copy on write).
+    public func snapshot() -> Snapshot<SectionID, ItemID> { state.withLock { $0.snapshot } }
+
+    /// The current snapshot and its version, read together.
+    public func versionedSnapshot() -> (version: Int, snapshot: Snapshot<SectionID, ItemID>) {
+        state.withLock { ($0.version, $0.snapshot) }
+    }
+
+    /// The version of the current snapshot: 0 before the first apply, then one more per apply.
+    public var version: Int { state.withLock { $0.version } }
+
+    /// The item at an index path, or `nil`.
+    public func itemIdentifier(for indexPath: IndexPath) -> ItemID? {
+        state.withLock { $0.snapshot.itemIdentifier(at: indexPath) }
+    }
+
+    /// An item's index path, or `nil`.
+    public func indexPath(for itemIdentifier: ItemID) -> IndexPath? {
+        state.withLock { $0.snapshot.indexPath(ofItem: itemIdentifier) }
+    }
+
+    /// The section at an index, or `nil`.
+    public func sectionIdentifier(for index: Int) -> SectionID? {
+        state.withLock { state in
+            index >= 0 && index < state.snapshot.numberOfSections ? state.snapshot.sections.keys[index] : nil
+        }
+    }
+
+    /// A section's index, or `nil`.
+    public func index(for sectionIdentifier: SectionID) -> Int? {
+        state.withLock { $0.snapshot.indexOfSection(sectionIdentifier) }
+    }
+
+    // MARK: Handlers
+
+    /// Hooks for user reordering; reordering is refused until `canReorderItem` is set.
+    public var reorderingHandlers: ReorderingHandlers<SectionID, ItemID> {
+        get { state.withLock { $0.reorderingHandlers } }
+        set { state.withLock { $0.reorderingHandlers = newValue } }
+    }
+
+    /// Hooks for expanding and collapsing outline items.
+    public var sectionSnapshotHandlers: SectionSnapshotHandlers<ItemID> {
+        get { state.withLock { $0.sectionSnapshotHandlers } }
+        set { state.withLock { $0.sectionSnapshotHandlers = newValue } }
+    }
+
+    // MARK: Applying
+
+    /// Makes `snapshot` current and tells observers what changed.
+    /// - Returns: the update observers received.
+    /// - Complexity: the diff's: expected O(n).
+    @discardableResult
+    public func apply(_ snapshot: Snapshot<SectionID, ItemID>, animatingDifferences: Bool = true) -> Update {
+        applyGate.withLock { _ in commit(snapshot, animating: animatingDifferences, kind: .differences) }
+    }
+
+    /// Makes `snapshot` current without animation; observers are told to show it afresh.
+    @discardableResult
+    public func applySnapshotUsingReloadData(_ snapshot: Snapshot<SectionID, ItemID>) -> Update {
+        applyGate.withLock { _ in commit(snapshot, animating: false, kind: .reloadData) }
+    }
+
+    /// Makes `snapshot` current only if the current version is still `expectedVersion`:
+    /// a compare-and-swap for callers that read, changed and now write back.
+    /// - Returns: the update, or `nil` (and nothing applied) when another apply came first.
+    @discardableResult
+    public func apply(_ snapshot: Snapshot<SectionID, ItemID>, ifVersion expectedVersion: Int, animatingDifferences: Bool = true) -> Update? {
+        applyGate.withLock { _ in
+            guard state.withLock({ $0.version }) == expectedVersion else { return nil }
+            return commit(snapshot, animating: animatingDifferences, kind: .differences)
+        }
+    }
+
+    /// Reads the current snapshot, lets `body` change a copy, and applies it, all without
+    /// another apply slipping in between. If `body` throws, nothing is applied.
+    @discardableResult
+    public func update<E: Error>(animatingDifferences: Bool = true, _ body: (inout Snapshot<SectionID, ItemID>) throws(E) -> Void) throws(E) -> Update {
+        try applyGate.withLock { _ throws(E) -> Update in
+            var snapshot = state.withLock { $0.snapshot }
+            try body(&snapshot)
+            return commit(snapshot, animating: animatingDifferences, kind: .differences)
+        }
+    }
+
+    // MARK: Section snapshots
+
+    /// Replaces one section's items with an outline's visible items (appending the section if
+    /// it is new) and remembers the outline for ``snapshot(for:)`` and expand/collapse.
+    /// - Throws: ``DataSourceError/snapshot(_:)`` when a visible item is already in another section.
+    @discardableResult
+    public func apply(_ sectionSnapshot: SectionSnapshot<ItemID>, to section: SectionID, animatingDifferences: Bool = true) throws(DataSourceError) -> Update {
+        try applyGate.withLock { _ throws(DataSourceError) -> Update in
+            try commitSectionSnapshot(sectionSnapshot, to: section, animating: animatingDifferences)
+        }
+    }
+
+    /// The outline last applied to a section, or a flat one made of the section's items.
+    /// - Throws: ``DataSourceError/snapshot(_:)`` for an unknown section.
+    public func snapshot(for section: SectionID) throws(DataSourceError) -> SectionSnapshot<ItemID> {
+        let (stored, items) = state.withLock { ($0.sectionSnapshots[section], try? $0.snapshot.itemIdentifiers(inSection: section)) }
+        if let stored { return stored }
+        guard let items else { throw .snapshot(.unknownSections(of: [section])) }
+        var flat = SectionSnapshot<ItemID>()
+        do { try flat.append(items) } catch { throw .snapshot(error) }
+        return flat
+    }
+
+    // MARK: Internals (call with applyGate held)
+
+    @discardableResult
+    func commit(_ snapshot: Snapshot<SectionID, ItemID>, animating: Bool, kind: Update.Kind,
+                sectionSnapshot: (SectionID, SectionSnapshot<ItemID>)? = nil) -> Update {
+        let (previous, previousVersion) = state.withLock { ($0.snapshot, $0.version) }
+        let changeset = Changeset(from: previous, to: snapshot)
+        let current = snapshot.clearingMarks()
+        let update = Update(version: previousVersion + 1, previousSnapshot: previous, snapshot: current,
+                            changeset: changeset, animatingDifferences: animating, kind: kind)
+        let observers = state.withLock { state in
+            state.snapshot = current
+            state.version = update.version
+            if let (section, outline) = sectionSnapshot { state.sectionSnapshots[section] = outline }
+            // An outline stays valid only while its visible items are exactly the section's items.
+            state.sectionSnapshots = state.sectionSnapshots.filter { section, outline in
+                (try? current.itemIdentifiers(inSection: section)) == outline.visibleItems
+            }
+            return state.observers.map(\.observe)
+        }
+        for observe in observers { observe(update) }
+        return update
+    }
+
+    func commitSectionSnapshot(_ outline: SectionSnapshot<ItemID>, to section: SectionID, animating: Bool) throws(DataSourceError) -> Update {
+        var snapshot = state.withLock { $0.snapshot }
+        do {
+            if snapshot.contains(section: section) {
+                try snapshot.deleteItems(snapshot.itemIdentifiers(inSection: section))
+            } else {
+                try snapshot.appendSections([section])
+            }
+            try snapshot.appendItems(outline.visibleItems, toSection: section)
+        } catch {
+            throw .snapshot(error)
+        }
+        return commit(snapshot, animating: animating, kind: .differences, sectionSnapshot: (section, outline))
+    }
+}
