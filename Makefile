@@ -2,7 +2,7 @@
 .PHONY: run test deps bench bench-core bench-layout bench-http tsan
 
 run:
-	scripts/run
+	scripts/run $(ARGS)
 
 test:
 	scripts/test

@@ -1,18 +1,26 @@
 // swift-tools-version:6.0
 // DiffableWeb: UIKit's diffable data sources and compositional layouts, served to the browser.
 //
-// Layers point one way (see docs/architecture in README.md):
-//   diffable-web → DiffableWeb → { DiffableDataSources, CompositionalLayout, MicroHTTP → CMicroHTTPD }
+// Layers point one way:
+//   diffable-web (executable) → DiffableWeb → { DiffableDataSources, CompositionalLayout, MicroHTTP → CMicroHTTPD }
+// DiffableDataSources and CompositionalLayout import nothing of ours; MicroHTTP knows nothing of lists.
 import PackageDescription
 
 let package = Package(
     name: "DiffableWeb",
     platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "diffable-web", targets: ["diffable-web"]),
         .library(name: "DiffableDataSources", targets: ["DiffableDataSources"]),
+        .library(name: "CompositionalLayout", targets: ["CompositionalLayout"]),
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "DiffableWeb", targets: ["DiffableWeb"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // Pure Swift: snapshots, section snapshots, the diff, the data source.
@@ -20,6 +28,42 @@ let package = Package(
             name: "DiffableDataSources",
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
         ),
+        // Pure Swift: layout description -> frames.
+        .target(name: "CompositionalLayout"),
+        // libmicrohttpd, as Debian ships it.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // Swift HTTP + server-sent events over libmicrohttpd; knows nothing of lists.
+        .target(
+            name: "MicroHTTP",
+            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Sessions, the changeset stream, pages, demos: composes the three above.
+        .target(
+            name: "DiffableWeb",
+            dependencies: [
+                "DiffableDataSources", "CompositionalLayout", "MicroHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            exclude: ["Resources/mountains-SOURCES.md"],
+            resources: [.copy("Resources/mountains.csv")]
+        ),
+        // The command line: parses flags, starts the server with the demos.
+        .executableTarget(
+            name: "diffable-web",
+            dependencies: [
+                "DiffableWeb", "MicroHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "DiffableDataSourcesTests", dependencies: ["DiffableDataSources"]),
+        .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+        .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources"]),
     ]
 )

@@ -14,5 +14,13 @@ let package = Package(
             name: "CoreBenchmarks",
             dependencies: [.product(name: "DiffableDataSources", package: "DiffableWeb")]
         ),
+        .executableTarget(
+            name: "LayoutBenchmarks",
+            dependencies: [.product(name: "CompositionalLayout", package: "DiffableWeb")]
+        ),
+        .executableTarget(
+            name: "HTTPBenchServer",
+            dependencies: [.product(name: "MicroHTTP", package: "DiffableWeb")]
+        ),
     ]
 )

@@ -1,0 +1,132 @@
+/// Solves a whole layout: sections down the page, the layout's headers and footers around them.
+///
+/// One pass, top to bottom. For each section the group is solved once into a template (its
+/// leaf frames relative to its origin); each repetition then costs one addition per coordinate
+/// per item. Only repetitions holding measured self-sizing items are solved again on their own.
+struct LayoutSolver {
+    let layout: CompositionalLayout
+    let container: LayoutContainer
+    /// Measured sizes split by section, keyed by item index.
+    let measuredBySection: [Int: [Int: LayoutPixelSize]]
+    /// Measured sizes of headers and footers.
+    let measuredSupplementaries: [SupplementaryPath: LayoutPixelSize]
+
+    var itemFrames: [LayoutRect] = []
+    var groupLow: [Double] = []
+    var groupHigh: [Double] = []
+    var sections: [SectionLayout] = []
+    var sectionLow: [Double] = []
+    var sectionHigh: [Double] = []
+    var supplementaries: [LayoutSupplementary] = []
+    var decorations: [LayoutDecoration] = []
+    var layoutSupplementaryIndices: [Int] = []
+
+    init(
+        layout: CompositionalLayout, container: LayoutContainer, measuredSizes: [ItemPath: LayoutPixelSize],
+        measuredSupplementarySizes: [SupplementaryPath: LayoutPixelSize]
+    ) {
+        self.layout = layout
+        self.container = container
+        self.measuredSupplementaries = measuredSupplementarySizes
+        var split: [Int: [Int: LayoutPixelSize]] = [:]
+        for (path, size) in measuredSizes {
+            split[path.section, default: [:]][path.item] = size
+        }
+        measuredBySection = split
+    }
+
+    mutating func solve(itemCounts: [Int]) -> LayoutResult {
+        let total = itemCounts.reduce(0) { $0 + max(0, $1) }
+        itemFrames.reserveCapacity(total)
+        sections.reserveCapacity(itemCounts.count)
+
+        let configuration = layout.configuration
+        let full = container.contentSize
+
+        // The layout's headers take a band at the top.
+        let headerBand = band(of: configuration.boundarySupplementaryItems, section: -1, where: \.isTop, in: full)
+        for item in configuration.boundarySupplementaryItems where item.alignment.isTop || !item.alignment.isBottom {
+            appendLayoutSupplementary(item, y: 0, in: full)
+        }
+
+        var y = headerBand
+        for (index, count) in itemCounts.enumerated() {
+            if index > 0 { y += configuration.interSectionSpacing }
+            y = solveSection(index: index, itemCount: max(0, count), top: y)
+        }
+
+        let footerBand = band(of: configuration.boundarySupplementaryItems, section: -1, where: \.isBottom, in: full)
+        for item in configuration.boundarySupplementaryItems where item.alignment.isBottom {
+            appendLayoutSupplementary(item, y: y, in: full)
+        }
+        let contentHeight = y + footerBand
+
+        // Make the per-group and per-section extents monotone for binary search.
+        Self.makeMonotone(low: &groupLow, high: &groupHigh)
+        Self.makeMonotone(low: &sectionLow, high: &sectionHigh)
+
+        return LayoutResult(
+            container: container,
+            contentSize: LayoutPixelSize(width: full.width, height: contentHeight),
+            sections: sections, supplementaries: supplementaries, decorations: decorations,
+            itemFrames: itemFrames, groupLow: groupLow, groupHigh: groupHigh,
+            sectionLow: sectionLow, sectionHigh: sectionHigh,
+            layoutSupplementaryIndices: layoutSupplementaryIndices)
+    }
+
+    /// Suffix minima of `low`, prefix maxima of `high`.
+    static func makeMonotone(low: inout [Double], high: inout [Double]) {
+        var running = -Double.infinity
+        for i in high.indices {
+            running = max(running, high[i])
+            high[i] = running
+        }
+        running = .infinity
+        for i in low.indices.reversed() {
+            running = min(running, low[i])
+            low[i] = running
+        }
+    }
+
+    /// The height taken by the boundary supplementaries that extend the boundary on one side.
+    func band(of items: [LayoutBoundarySupplementaryItem], section: Int, where side: (RectAlignment) -> Bool, in container: LayoutPixelSize) -> Double {
+        var height = 0.0
+        for item in items where item.extendsBoundary && side(item.alignment) {
+            height = max(height, boundarySize(item, section: section, in: container).height)
+        }
+        return height
+    }
+
+    /// A boundary supplementary's size: its layout size, measured lengths on its estimated axes.
+    func boundarySize(_ item: LayoutBoundarySupplementaryItem, section: Int, in container: LayoutPixelSize) -> LayoutPixelSize {
+        var size = item.layoutSize.resolved(in: container)
+        let widthEstimated = item.layoutSize.widthDimension.isEstimated
+        let heightEstimated = item.layoutSize.heightDimension.isEstimated
+        if (widthEstimated || heightEstimated), let measured = measuredSupplementaries[SupplementaryPath(kind: item.elementKind, section: section)] {
+            if widthEstimated { size.width = measured.width }
+            if heightEstimated { size.height = measured.height }
+        }
+        return size
+    }
+
+    private mutating func appendLayoutSupplementary(_ item: LayoutBoundarySupplementaryItem, y: Double, in container: LayoutPixelSize) {
+        let frame = boundaryFrame(item, section: -1, x: 0, width: container.width, y: y, in: container)
+        layoutSupplementaryIndices.append(supplementaries.count)
+        supplementaries.append(LayoutSupplementary(
+            kind: item.elementKind, indexPath: .layoutWide, frame: frame,
+            isPinned: false, alignment: item.alignment, zIndex: item.zIndex))
+    }
+
+    /// The frame of a boundary supplementary whose room starts at `y`, aligned in `[x, x + width]`.
+    func boundaryFrame(_ item: LayoutBoundarySupplementaryItem, section: Int, x: Double, width: Double, y: Double, in container: LayoutPixelSize) -> LayoutRect {
+        let size = boundarySize(item, section: section, in: container)
+        let room = LayoutRect(
+            x: item.alignment.alignedX(width: size.width, minX: x, available: width) + item.absoluteOffset.x,
+            y: y + item.absoluteOffset.y,
+            width: size.width, height: size.height)
+        return room.inset(by: GroupSolver.effectiveInsets(
+            item.contentInsets,
+            widthEstimated: item.layoutSize.widthDimension.isEstimated,
+            heightEstimated: item.layoutSize.heightDimension.isEstimated))
+    }
+}

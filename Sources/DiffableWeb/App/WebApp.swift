@@ -1,0 +1,60 @@
+import CompositionalLayout
+import DiffableDataSources
+import Foundation
+import Logging
+import MicroHTTP
+
+/// The DiffableWeb application: demos, sessions and routes, as one `MicroHTTP` handler.
+///
+/// ```swift
+/// let app = try await WebApp(configuration: .init(publicDirectory: "Public", templatesDirectory: "templates"))
+/// let server = try HTTPServer(configuration: .init(port: 8080)) { await app.handle($0) }
+/// try server.start()
+/// ```
+public final class WebApp: Sendable {
+    public let configuration: WebConfiguration
+    let renderer: Renderer
+    let staticFiles: StaticFiles
+    let sessions: SessionStore
+    let demos: [DemoDescriptor]
+    let logger: Logger
+    static let cookieName = "dw_session"
+
+    public init(configuration: WebConfiguration, logger: Logger = Logger(label: "DiffableWeb")) async throws {
+        self.configuration = configuration
+        self.logger = logger
+        renderer = try await Renderer(templatesDirectory: configuration.templatesDirectory)
+        staticFiles = StaticFiles(root: URL(fileURLWithPath: configuration.publicDirectory), cacheControl: "no-cache")
+        sessions = SessionStore(maximumCount: configuration.maximumSessions, idleTimeout: configuration.sessionIdleTimeout)
+        var catalog = try MountainCatalog.bundled()
+        if let count = configuration.mountainCount { catalog = catalog.scaled(to: count) }
+        demos = [MountainsDemo.descriptor(catalog: catalog), NumbersDemo.descriptor]
+    }
+
+    func demo(named name: String) -> DemoDescriptor? { demos.first { $0.name == name } }
+
+    /// Sends heartbeats and drops idle sessions until the task is cancelled.
+    public func runMaintenance() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: configuration.heartbeatInterval)
+            if Task.isCancelled { break }
+            for session in sessions.all { for list in session.existingLists.values { list.heartbeat() } }
+            let expired = sessions.sweep()
+            if expired > 0 { logger.debug("expired \(expired) idle sessions") }
+        }
+    }
+
+    /// Closes every stream (clean shutdown: clients reconnect elsewhere or later).
+    public func closeAllStreams() {
+        for session in sessions.all { session.closeStreams() }
+    }
+
+    public var sessionCount: Int { sessions.count }
+
+    /// The list for a session and demo, laid out for the given viewport (or the default).
+    func list(_ session: Session, _ descriptor: DemoDescriptor) -> LiveList {
+        session.list(for: descriptor, renderer: renderer,
+                     container: LayoutContainer(width: configuration.defaultViewport.width, height: configuration.defaultViewport.height),
+                     logCapacity: configuration.eventLogCapacity)
+    }
+}

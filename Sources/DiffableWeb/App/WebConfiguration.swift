@@ -1,0 +1,26 @@
+/// How the web layer behaves; every value has a default fit for `make run`.
+public struct WebConfiguration: Sendable {
+    /// The directory of static files (`Public/`).
+    public var publicDirectory: String
+    /// The directory of Mustache templates (`templates/`).
+    public var templatesDirectory: String
+    /// At most this many sessions; the one idle the longest is evicted to make room.
+    public var maximumSessions = 10_000
+    /// Sessions without an open stream for this long are dropped.
+    public var sessionIdleTimeout: Duration = .seconds(30 * 60)
+    /// Events kept per list for reconnecting clients.
+    public var eventLogCapacity = 256
+    /// Comment lines on idle streams, so proxies keep them open.
+    public var heartbeatInterval: Duration = .seconds(15)
+    /// The viewport assumed until a client reports its own.
+    public var defaultViewport = (width: 1024.0, height: 768.0)
+    /// Enables `POST /__test/drop-streams` (browser tests kill streams server-side with it).
+    public var testHooks = false
+    /// Mountains for the search demo; `nil` loads the bundled data set.
+    public var mountainCount: Int?
+
+    public init(publicDirectory: String, templatesDirectory: String) {
+        self.publicDirectory = publicDirectory
+        self.templatesDirectory = templatesDirectory
+    }
+}

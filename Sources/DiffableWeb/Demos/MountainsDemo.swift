@@ -1,0 +1,81 @@
+import CompositionalLayout
+import DiffableDataSources
+import Foundation
+import Synchronization
+
+/// Apple's "Implementing Modern Collection Views" mountain search: type into the search box,
+/// the grid filters and animates (../shared/SEEDS.md, 000).
+public final class MountainsDemo: Demo {
+    public static let section = "main"
+
+    public static func descriptor(catalog: MountainCatalog) -> DemoDescriptor {
+        DemoDescriptor(
+            name: "mountains", title: "Mountains",
+            summary: "Search \(catalog.mountains.count.grouped) mountains; the grid filters and animates as you type.",
+            pageTemplate: "demos/mountains",
+            actions: [ActionDescriptor(name: "search", description: "performQuery: show the mountains whose name contains the query, sorted by name",
+                                       parameters: [.init(name: "query", type: "string", required: false, description: "Case-insensitive text; empty shows all")])],
+            make: { MountainsDemo(catalog: catalog) })
+    }
+
+    let catalog: MountainCatalog
+    let query = Mutex("")
+
+    public init(catalog: MountainCatalog) { self.catalog = catalog }
+
+    public func initialSnapshot() -> Snapshot<String, String> { snapshot(for: "") }
+
+    func snapshot(for filter: String) -> Snapshot<String, String> {
+        var snapshot = Snapshot<String, String>()
+        // Fresh identifiers by construction: a failure here would be a bug in the catalog's ids.
+        try? snapshot.appendSections([Self.section])
+        try? snapshot.appendItems(catalog.filtered(by: filter).map(\.id))
+        return snapshot
+    }
+
+    /// Apple's grid: 2 columns, 3 when the container is wider than 800 px; 32-px rows;
+    /// 10-px spacing between items and groups; 10-px section insets.
+    public func layout() -> CompositionalLayout {
+        CompositionalLayout { _, environment in
+            let columns = environment.container.width > 800 ? 3 : 2
+            let item = LayoutItem(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .fractionalHeight(1)))
+            let group = LayoutGroup.horizontal(
+                layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .absolute(32)),
+                subitem: item, count: columns)
+            var withSpacing = group
+            withSpacing.interItemSpacing = .fixed(10)
+            var section = LayoutSection(group: withSpacing)
+            section.interGroupSpacing = 10
+            section.contentInsets = .uniform(10)
+            return section
+        }
+    }
+
+    public func cell(for item: String) -> CellContent? {
+        guard let mountain = catalog.mountain(id: item) else { return nil }
+        return CellContent(template: "cells/mountain",
+                           values: ["name": mountain.name, "height": "\(mountain.height.grouped) m"])
+    }
+
+    public func supplementary(kind: String, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
+
+    public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+        guard action == "search" else { throw .unknownAction(action) }
+        let filter = String((parameters.string("query") ?? "").prefix(200))
+        query.withLock { $0 = filter }
+        dataSource.apply(snapshot(for: filter), animatingDifferences: true)
+    }
+
+    public func status(of snapshot: Snapshot<String, String>) -> String {
+        let count = snapshot.numberOfItems
+        let filter = query.withLock { $0 }
+        if filter.isEmpty { return "\(count.grouped) mountains" }
+        switch count {
+        case 0: return "No mountains match “\(filter)”"
+        case 1: return "1 mountain matches “\(filter)”"
+        default: return "\(count.grouped) mountains match “\(filter)”"
+        }
+    }
+
+    public func pageValues() -> [String: String] { ["query": query.withLock { $0 }] }
+}

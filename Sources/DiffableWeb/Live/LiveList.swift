@@ -1,0 +1,255 @@
+import CompositionalLayout
+import DiffableDataSources
+import Foundation
+import Logging
+import MicroHTTP
+import Synchronization
+
+/// One demo's list in one session: its data source, its layout for the session's viewport,
+/// the log of recent events, and the browsers (and scripts) following it.
+///
+/// Every apply to ``dataSource`` — from a keystroke, a button, a script — arrives in
+/// ``didApply(_:)``, is laid out, turned into one `changeset` event proportional to the change,
+/// logged, and sent to every open stream. This is the one generic path every demo uses.
+final class LiveList: Sendable {
+    let descriptor: DemoDescriptor
+    let demo: any Demo
+    let dataSource = DiffableDataSource<String, String>()
+    let renderer: Renderer
+
+    private struct State: Sendable {
+        var snapshot = Snapshot<String, String>()
+        var version = 0
+        var container: LayoutContainer
+        var placement = Placement()
+        var layoutSequence = 0
+        /// Rendered inner HTML by cell id, so reconnects and pages do not re-render.
+        var html: [String: String] = [:]
+        var log: EventLog
+        var streams: [ObjectIdentifier: EventStream] = [:]
+    }
+
+    private let state: Mutex<State>
+    /// The newest `seq` applied per client, so a late keystroke never overwrites a newer one.
+    private let actionGate = Mutex<[String: Int]>([:])
+
+    init(descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int) {
+        self.descriptor = descriptor
+        self.demo = descriptor.make()
+        self.renderer = renderer
+        self.state = Mutex(State(container: container, log: EventLog(capacity: logCapacity)))
+        dataSource.addObserver { [weak self] update in self?.didApply(update) }
+        dataSource.apply(demo.initialSnapshot(), animatingDifferences: false)
+    }
+
+    // MARK: Reading
+
+    var version: Int { state.withLock { $0.version } }
+    /// The logged events, oldest first (what a reconnecting client can replay).
+    var recentEvents: [LoggedEvent] { state.withLock { $0.log.events } }
+    var openStreamCount: Int { state.withLock { $0.streams.count } }
+    var container: LayoutContainer { state.withLock { $0.container } }
+
+    /// The `snapshot` event for the current state.
+    func snapshotEvent() -> LoggedEvent {
+        state.withLock { state in
+            let event = SnapshotEvent(
+                version: state.version, contentSize: WireSize(state.placement.contentSize),
+                status: demo.status(of: state.snapshot),
+                cells: state.placement.order.compactMap { id in wireCell(id, in: &state) })
+            return LoggedEvent(id: currentID(state), name: "snapshot", data: WireJSON.encode(event))
+        }
+    }
+
+    /// Cells intersecting `rect`, with their HTML, in document order (for server-rendered pages).
+    func cells(intersecting rect: LayoutRect, limit: Int) -> (cells: [WireCell], contentSize: LayoutPixelSize, status: String) {
+        state.withLock { state in
+            var cells: [WireCell] = []
+            for id in state.placement.order where cells.count < limit {
+                guard let cell = state.placement.cells[id], cell.frame.intersects(rect) else { continue }
+                if let wire = wireCell(id, in: &state) { cells.append(wire) }
+            }
+            return (cells, state.placement.contentSize, demo.status(of: state.snapshot))
+        }
+    }
+
+    /// Every item's text values in order (for the no-JavaScript fallback list).
+    func itemValues(limit: Int) -> [[String: String]] {
+        let items = state.withLock { $0.snapshot.itemIdentifiers }
+        return items.prefix(limit).compactMap { demo.cell(for: $0)?.values }
+    }
+
+    // MARK: Following
+
+    /// Starts a stream: replays what the client missed since `lastEventID`, or sends a
+    /// fresh `snapshot`; then every later event.
+    func attach(_ stream: EventStream, lastEventID: String?) {
+        stream.onClose { [weak self, weak stream] _ in
+            guard let self, let stream else { return }
+            self.state.withLock { _ = $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+        }
+        let snapshot = snapshotEvent()
+        state.withLock { state in
+            if let lastEventID, let id = EventID(lastEventID), let missed = id == currentID(state) ? [] : state.log.events(after: id) {
+                for event in missed { _ = stream.send(event: event.name, id: event.id.description, data: event.data) }
+            } else if snapshot.id == currentID(state) {
+                _ = stream.send(event: snapshot.name, id: snapshot.id.description, data: snapshot.data)
+            } else {
+                // An apply slipped in between: build the snapshot again under the lock.
+                let fresh = SnapshotEvent(version: state.version, contentSize: WireSize(state.placement.contentSize),
+                                          status: demo.status(of: state.snapshot),
+                                          cells: state.placement.order.compactMap { wireCell($0, in: &state) })
+                _ = stream.send(event: "snapshot", id: currentID(state).description, data: WireJSON.encode(fresh))
+            }
+            if stream.isOpen { state.streams[ObjectIdentifier(stream)] = stream }
+        }
+    }
+
+    /// Closes every stream (their clients reconnect and resync).
+    func closeStreams() {
+        let streams = state.withLock { state in
+            defer { state.streams.removeAll() }
+            return Array(state.streams.values)
+        }
+        for stream in streams { stream.close() }
+    }
+
+    /// Sends a comment to every stream, so proxies keep idle connections open.
+    func heartbeat() {
+        let streams = state.withLock { Array($0.streams.values) }
+        for stream in streams { _ = stream.comment("heartbeat") }
+    }
+
+    // MARK: Acting
+
+    /// Runs a demo action. A `seq` not newer than the newest one applied for the same
+    /// `client` is ignored (the last keystroke wins).
+    /// - Returns: the version after the action.
+    func perform(_ action: String, parameters: ActionParameters, client: String, seq: Int?) throws(ActionError) -> Int {
+        try actionGate.withLock { newest throws(ActionError) -> Int in
+            if let seq {
+                if let last = newest[client], seq <= last { return version }
+                if newest.count > 64, newest[client] == nil { newest.removeAll() }  // bounded
+                newest[client] = seq
+            }
+            try demo.perform(action, parameters: parameters, on: dataSource)
+            return version
+        }
+    }
+
+    /// Sets the viewport and streams a `layout` event with the frames that changed.
+    func setViewport(_ container: LayoutContainer) {
+        state.withLock { state in
+            guard state.container != container else { return }
+            state.container = container
+            let placement = Placement(snapshot: state.snapshot, layout: demo.layout(), container: container)
+            let (deleted, inserted, moved) = difference(from: state.placement, to: placement, insertedItems: [], state: &state)
+            state.placement = placement
+            guard !deleted.isEmpty || !inserted.isEmpty || !moved.isEmpty else { return }
+            state.layoutSequence += 1
+            let event = LayoutEvent(version: state.version, contentSize: WireSize(placement.contentSize),
+                                    deleted: deleted, inserted: inserted, moved: moved)
+            publish(LoggedEvent(id: currentID(state), name: "layout", data: WireJSON.encode(event)), in: &state)
+        }
+    }
+
+    // MARK: The generic path: apply → changeset → layout → event
+
+    private func didApply(_ update: DataSourceUpdate<String, String>) {
+        state.withLock { state in
+            let placement = Placement(snapshot: update.snapshot, layout: demo.layout(), container: state.container)
+            let previous = state.placement
+            state.snapshot = update.snapshot
+            state.version = update.version
+            state.layoutSequence = 0
+            if update.kind == .reloadData {
+                state.html.removeAll(keepingCapacity: true)
+                state.placement = placement
+                let event = SnapshotEvent(version: update.version, contentSize: WireSize(placement.contentSize),
+                                          status: demo.status(of: update.snapshot),
+                                          cells: placement.order.compactMap { wireCell($0, in: &state) })
+                publish(LoggedEvent(id: currentID(state), name: "snapshot", data: WireJSON.encode(event)), in: &state)
+                return
+            }
+            let changes = update.changeset
+            for deletion in changes.itemDeletions { state.html[deletion.id] = nil }
+            var updated: [WireUpdate] = []
+            for (list, reload) in [(changes.itemReconfigures, false), (changes.itemReloads, true)] {
+                for change in list {
+                    guard let content = demo.cell(for: change.id) else { continue }
+                    let html = renderer.cell(content)
+                    state.html[change.id] = html
+                    updated.append(WireUpdate(id: change.id, html: html, reload: reload))
+                }
+            }
+            state.placement = placement
+            let insertedItems = Set(changes.itemInsertions.map(\.id))
+            var (deleted, inserted, moved) = difference(from: previous, to: placement, insertedItems: insertedItems, state: &state)
+            // Supplementaries whose content changed (a header showing a count) are updated in place.
+            for id in placement.order where placement.cells[id]?.kind != "item" && previous.cells[id] != nil {
+                guard let cell = placement.cells[id], let content = demo.supplementary(kind: cell.kind, section: cell.section, in: update.snapshot) else { continue }
+                let html = renderer.cell(content)
+                if state.html[id] != html {
+                    state.html[id] = html
+                    updated.append(WireUpdate(id: id, html: html, reload: false))
+                }
+            }
+            deleted.insert(contentsOf: changes.itemDeletions.map(\.id), at: 0)
+            inserted.insert(contentsOf: changes.itemInsertions.compactMap { wireCell($0.id, in: &state) }, at: 0)
+            let event = ChangesetEvent(
+                version: update.version, animated: update.animatingDifferences, contentSize: WireSize(placement.contentSize),
+                status: demo.status(of: update.snapshot), deleted: deleted, inserted: inserted, moved: moved, updated: updated)
+            publish(LoggedEvent(id: currentID(state), name: "changeset", data: WireJSON.encode(event)), in: &state)
+        }
+    }
+
+    /// What changed between two placements of surviving cells: supplementaries that
+    /// appeared or went, and frames that moved. Items inserted by the changeset are skipped
+    /// (the caller sends them whole).
+    private func difference(from old: Placement, to new: Placement, insertedItems: Set<String>, state: inout State)
+        -> (deleted: [String], inserted: [WireCell], moved: [WireMove]) {
+        var deleted: [String] = [], inserted: [WireCell] = [], moved: [WireMove] = []
+        for id in old.order where new.cells[id] == nil && old.cells[id]?.kind != "item" {
+            deleted.append(id)
+            state.html[id] = nil
+        }
+        for id in new.order {
+            guard let cell = new.cells[id] else { continue }
+            if let before = old.cells[id] {
+                if WireFrame(before.frame) != WireFrame(cell.frame) { moved.append(WireMove(id: id, frame: WireFrame(cell.frame))) }
+            } else if cell.kind != "item", let wire = wireCell(id, in: &state) {
+                inserted.append(wire)
+            } else if !insertedItems.contains(id) && cell.kind == "item" {
+                // Present now, absent from the previous placement, yet not inserted: only
+                // possible on the very first apply. Send it whole.
+                if let wire = wireCell(id, in: &state) { inserted.append(wire) }
+            }
+        }
+        return (deleted, inserted, moved)
+    }
+
+    /// A cell with its frame and (cached) HTML.
+    private func wireCell(_ id: String, in state: inout State) -> WireCell? {
+        guard let cell = state.placement.cells[id] else { return nil }
+        let html: String
+        if let cached = state.html[id] {
+            html = cached
+        } else {
+            let content = cell.kind == "item" ? demo.cell(for: id) : demo.supplementary(kind: cell.kind, section: cell.section, in: state.snapshot)
+            html = content.map(renderer.cell) ?? ""
+            state.html[id] = html
+        }
+        return WireCell(id: id, kind: cell.kind, section: cell.section, index: cell.index, frame: WireFrame(cell.frame), html: html)
+    }
+
+    private func currentID(_ state: State) -> EventID { EventID(version: state.version, layout: state.layoutSequence) }
+
+    private func publish(_ event: LoggedEvent, in state: inout State) {
+        state.log.append(event)
+        var gone: [ObjectIdentifier] = []
+        for (key, stream) in state.streams where !stream.send(event: event.name, id: event.id.description, data: event.data) {
+            gone.append(key)
+        }
+        for key in gone { state.streams[key] = nil }
+    }
+}

@@ -1,0 +1,131 @@
+import CompositionalLayout
+import Foundation
+import MicroHTTP
+
+// The live routes: the event stream, the viewport, and demo actions.
+
+extension WebApp {
+    func eventStream(_ request: Request, _ descriptor: DemoDescriptor) -> Response {
+        let (session, cookie) = session(for: request)
+        let list = list(session, descriptor)
+        if let size = viewportSize(width: request.query["width"], height: request.query["height"]) {
+            list.setViewport(LayoutContainer(width: size.width, height: size.height))
+        }
+        // EventSource sends Last-Event-ID itself; a client that re-creates its EventSource
+        // passes it in the query instead.
+        let lastEventID = request.lastEventID ?? request.query["lastEventId"]
+        return Response.eventStream { stream in
+            list.attach(stream, lastEventID: lastEventID)
+        }.with(cookie)
+    }
+
+    func viewport(_ request: Request, _ descriptor: DemoDescriptor) throws -> Response {
+        let parameters = try ActionParameters(body: request)
+        guard let size = viewportSize(width: parameters.string("width"), height: parameters.string("height")) else {
+            throw HTTPError(.badRequest, code: "invalid_viewport", message: "width and height must be numbers in 1…10000")
+        }
+        let (session, cookie) = session(for: request)
+        list(session, descriptor).setViewport(LayoutContainer(width: size.width, height: size.height))
+        return Response(status: .noContent).with(cookie)
+    }
+
+    func action(_ request: Request, _ descriptor: DemoDescriptor, name: String) throws -> Response {
+        guard descriptor.actions.contains(where: { $0.name == name }) else {
+            throw HTTPError(.notFound, code: "unknown_action", message: "The \(descriptor.name) demo has no action “\(name)”")
+        }
+        let parameters = try ActionParameters(body: request)
+        let seq: Int?
+        if let text = parameters.string("seq") {
+            guard let value = Int(text) else { throw HTTPError(.badRequest, code: "invalid_parameter", message: "seq must be an integer") }
+            seq = value
+        } else {
+            seq = nil
+        }
+        let (session, cookie) = session(for: request)
+        let list = list(session, descriptor)
+        let version: Int
+        do {
+            version = try list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
+        } catch {
+            throw error.httpError
+        }
+        if request.isForm {
+            // A form without JavaScript: back to the page (Post/Redirect/Get).
+            var location = "/demos/\(descriptor.name)"
+            if name == "search", let query = parameters.string("query"),
+               let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
+                location += "?q=\(encoded)"
+            }
+            return Response.redirect(to: location).with(cookie)
+        }
+        return Response.json(Data(#"{"version":\#(version)}"#.utf8)).with(cookie)
+    }
+}
+
+extension ActionError {
+    var httpError: HTTPError {
+        switch self {
+        case .unknownAction: HTTPError(.notFound, code: code, message: description)
+        case .missingParameter, .invalidParameter: HTTPError(.badRequest, code: code, message: description)
+        case .snapshot: HTTPError(.unprocessableContent, code: code, message: description)
+        }
+    }
+}
+
+extension Request {
+    var isForm: Bool { (headers["Content-Type"] ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded") }
+    var isJSON: Bool {
+        let type = (headers["Content-Type"] ?? "").lowercased()
+        return type.hasPrefix("application/json") || (type.hasPrefix("application/") && type.contains("+json"))
+    }
+}
+
+extension ActionParameters {
+    /// Parameters from a JSON object (scalars only) or an HTML form; an empty body has none.
+    /// - Throws: 415 for other content types, 400 for malformed JSON or non-scalar values.
+    init(body request: Request) throws {
+        guard !request.body.isEmpty else { self.init(); return }
+        if request.isForm {
+            var values: [String: String] = [:]
+            for item in QueryItem.parse(request.bodyText) { values[item.name] = item.value ?? "" }
+            self.init(values)
+            return
+        }
+        guard request.isJSON else {
+            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send application/json or a form")
+        }
+        guard let object = try? JSONDecoder().decode([String: JSONScalar].self, from: Data(request.body)) else {
+            throw HTTPError(.badRequest, code: "malformed_json",
+                            message: "The body must be a JSON object whose values are strings, numbers, booleans or null")
+        }
+        var values: [String: String] = [:]
+        for (key, value) in object {
+            if let text = value.text { values[key] = text }
+        }
+        self.init(values)
+    }
+}
+
+/// One scalar JSON value, as text for ``ActionParameters``.
+enum JSONScalar: Decodable {
+    case string(String), integer(Int), number(Double), bool(Bool), null
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int.self) { self = .integer(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else { self = .string(try container.decode(String.self)) }
+    }
+
+    var text: String? {
+        switch self {
+        case .string(let value): value
+        case .integer(let value): String(value)
+        case .number(let value): String(value)
+        case .bool(let value): value ? "true" : "false"
+        case .null: nil
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import CompositionalLayout
+import Foundation
+import MicroHTTP
+
+// Server-rendered pages: the demo list, and each demo with its first screen of cells in the
+// HTML, so the page reads (and, with JavaScript off, works) before the client takes over.
+
+extension WebApp {
+    func indexPage(_ request: Request) -> Response {
+        let (_, cookie) = session(for: request)
+        let html = renderer.render("index", ["demos": demoSummaries(), "title": "DiffableWeb"]) ?? ""
+        return Response.html(html).with(cookie)
+    }
+
+    func demoPage(_ request: Request, _ descriptor: DemoDescriptor) -> Response {
+        let (session, cookie) = session(for: request)
+        let list = list(session, descriptor)
+        if let size = viewportSize(width: request.query["width"], height: request.query["height"]) {
+            list.setViewport(LayoutContainer(width: size.width, height: size.height))
+        }
+        if descriptor.name == "mountains", let query = request.query["q"] {
+            // The no-JavaScript search form submits by GET.
+            _ = try? list.perform("search", parameters: ActionParameters(["query": query]), client: "page", seq: nil)
+        }
+        let container = list.container
+        let firstScreen = LayoutRect(x: 0, y: 0, width: container.width, height: container.height * 1.5)
+        let (cells, contentSize, status) = list.cells(intersecting: firstScreen, limit: 500)
+        var context: [String: Any] = [
+            "title": descriptor.title, "name": descriptor.name, "summary": descriptor.summary,
+            "status": status, "listHeight": WireFrame.text(WireFrame.round(contentSize.height)),
+            "sessionID": session.id.value,
+            "cells": cells.map { cell -> [String: Any] in
+                ["id": cell.id, "kind": cell.kind, "isItem": cell.kind == "item", "html": cell.html, "frame": cell.frame.attribute,
+                 "x": WireFrame.text(cell.frame.x), "y": WireFrame.text(cell.frame.y),
+                 "w": WireFrame.text(cell.frame.w), "h": WireFrame.text(cell.frame.h),
+                 "position": (cell.index ?? 0) + 1]
+            },
+            "itemCount": list.dataSource.snapshot().numberOfItems,
+            "allItems": list.itemValues(limit: 2_000),
+            "demos": demoSummaries(),
+        ]
+        for (key, value) in list.demo.pageValues() { context[key] = value }
+        let html = renderer.render(descriptor.pageTemplate, context) ?? ""
+        return Response.html(html).with(cookie)
+    }
+
+    /// A viewport from untrusted text: whole CSS pixels in 1…10,000, or `nil`.
+    func viewportSize(width: String?, height: String?) -> (width: Double, height: Double)? {
+        guard let width, let height, let w = Double(width), let h = Double(height),
+              w.isFinite, h.isFinite, (1...10_000).contains(w), (1...10_000).contains(h) else { return nil }
+        return (w.rounded(), h.rounded())
+    }
+}

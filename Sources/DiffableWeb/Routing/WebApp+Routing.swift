@@ -1,0 +1,100 @@
+import Foundation
+import MicroHTTP
+
+// One place maps paths to handlers, checks methods (405 with Allow), and turns errors into
+// responses: JSON `{"error", "message"}` for scripts, an HTML page for browsers.
+
+extension WebApp {
+    /// Handles one request. Never throws: every failure becomes a response.
+    public func handle(_ request: Request) async -> Response {
+        do {
+            return try await route(request)
+        } catch let error as HTTPError {
+            return errorResponse(error, for: request)
+        } catch {
+            logger.warning("unexpected error for \(request.method) \(request.path): \(error)")
+            return errorResponse(HTTPError(.internalServerError, code: "internal_error", message: "Something went wrong"), for: request)
+        }
+    }
+
+    private func route(_ request: Request) async throws -> Response {
+        let segments = request.pathSegments
+        switch segments.count {
+        case 0:
+            try allow(request, ["GET", "HEAD"])
+            return indexPage(request)
+        case 1 where segments[0] == "healthz":
+            try allow(request, ["GET", "HEAD"])
+            return .json(Data(#"{"status":"ok"}"#.utf8))
+        case 2 where segments[0] == "__test" && segments[1] == "drop-streams" && configuration.testHooks:
+            try allow(request, ["POST"])
+            closeAllStreams()
+            return Response(status: .noContent)
+        default:
+            break
+        }
+        if segments.first == "demos", segments.count >= 2 {
+            guard let descriptor = demo(named: segments[1]) else {
+                throw HTTPError(.notFound, code: "unknown_demo", message: "There is no demo named “\(segments[1])”")
+            }
+            switch Array(segments.dropFirst(2)) {
+            case []:
+                try allow(request, ["GET", "HEAD"])
+                return demoPage(request, descriptor)
+            case ["events"]:
+                try allow(request, ["GET"])
+                return eventStream(request, descriptor)
+            case ["viewport"]:
+                try allow(request, ["POST"])
+                return try viewport(request, descriptor)
+            case ["actions"]:
+                try allow(request, ["GET", "HEAD"])
+                return .json(descriptor.actions)
+            case let tail where tail.count == 2 && tail[0] == "actions":
+                try allow(request, ["POST"])
+                return try action(request, descriptor, name: tail[1])
+            default:
+                throw HTTPError(.notFound, message: "No such page: \(request.path)")
+            }
+        }
+        if request.method == .get || request.method == .head, let file = staticFiles.response(for: request) {
+            return file
+        }
+        throw HTTPError(.notFound, message: "No such page: \(request.path)")
+    }
+
+    private func allow(_ request: Request, _ methods: [String]) throws {
+        guard methods.contains(request.method.rawValue) else {
+            throw HTTPError(.methodNotAllowed, message: "\(request.method) is not allowed here; use \(methods.joined(separator: " or "))",
+                            headers: ["Allow": methods.joined(separator: ", ")])
+        }
+    }
+
+    /// Browsers (asking for HTML) get a page; everything else gets the JSON error.
+    func errorResponse(_ error: HTTPError, for request: Request) -> Response {
+        let accept = request.headers["Accept"] ?? ""
+        guard accept.contains("text/html"), request.method == .get,
+              let html = renderer.render("not-found", ["status": error.status.code, "message": error.message, "demos": demoSummaries()])
+        else { return error.response }
+        var headers = error.headers
+        headers["Content-Type"] = "text/html; charset=utf-8"
+        return Response(status: error.status, headers: headers, body: Array(html.utf8))
+    }
+
+    func demoSummaries() -> [[String: String]] {
+        demos.map { ["name": $0.name, "title": $0.title, "summary": $0.summary] }
+    }
+
+    /// The session for a request, and the cookie to set when it is new.
+    func session(for request: Request) -> (Session, SetCookie?) {
+        let (session, isNew) = sessions.session(cookie: request.cookies[Self.cookieName])
+        return (session, isNew ? SetCookie(name: Self.cookieName, value: session.id.value, path: "/", httpOnly: true, sameSite: .lax) : nil)
+    }
+}
+
+extension Response {
+    func with(_ cookie: SetCookie?) -> Response {
+        guard let cookie else { return self }
+        return settingCookie(cookie)
+    }
+}

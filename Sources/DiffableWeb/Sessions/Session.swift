@@ -1,0 +1,37 @@
+import CompositionalLayout
+import Synchronization
+
+/// One visitor (a browser's cookie, or a script that created or attached to it): one live
+/// list per demo, created on first use. Sessions never share lists.
+final class Session: Sendable {
+    let id: SessionID
+    let created: ContinuousClock.Instant
+    private let lists = Mutex<[String: LiveList]>([:])
+    private let lastSeen: Mutex<ContinuousClock.Instant>
+
+    init(id: SessionID, now: ContinuousClock.Instant) {
+        self.id = id
+        self.created = now
+        self.lastSeen = Mutex(now)
+    }
+
+    func touch(_ now: ContinuousClock.Instant) { lastSeen.withLock { $0 = now } }
+    var lastSeenAt: ContinuousClock.Instant { lastSeen.withLock { $0 } }
+
+    /// The session's list for a demo, created (with its initial snapshot) on first use.
+    func list(for descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int) -> LiveList {
+        lists.withLock { lists in
+            if let list = lists[descriptor.name] { return list }
+            let list = LiveList(descriptor: descriptor, renderer: renderer, container: container, logCapacity: logCapacity)
+            lists[descriptor.name] = list
+            return list
+        }
+    }
+
+    /// The lists that exist so far, by demo name.
+    var existingLists: [String: LiveList] { lists.withLock { $0 } }
+
+    var openStreamCount: Int { existingLists.values.reduce(0) { $0 + $1.openStreamCount } }
+
+    func closeStreams() { for list in existingLists.values { list.closeStreams() } }
+}

@@ -1,0 +1,89 @@
+import CompositionalLayout
+import Foundation
+
+// The JSON shapes of docs/protocol.md. Kept as plain Codable structs so the document and
+// the code can be read side by side.
+
+/// A frame in CSS pixels, rounded to hundredths to keep payloads small.
+struct WireFrame: Codable, Equatable, Sendable {
+    var x: Double, y: Double, w: Double, h: Double
+
+    init(_ rect: LayoutRect) {
+        x = Self.round(rect.x); y = Self.round(rect.y)
+        w = Self.round(rect.width); h = Self.round(rect.height)
+    }
+
+    static func round(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+    /// `x,y,w,h` for the `data-frame` attribute of server-rendered cells.
+    var attribute: String { "\(Self.text(x)),\(Self.text(y)),\(Self.text(w)),\(Self.text(h))" }
+
+    static func text(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+struct WireSize: Codable, Equatable, Sendable {
+    var w: Double, h: Double
+    init(_ size: LayoutPixelSize) { w = WireFrame.round(size.width); h = WireFrame.round(size.height) }
+}
+
+/// A cell as the client creates it.
+struct WireCell: Codable, Equatable, Sendable {
+    var id: String
+    var kind: String
+    var section: String
+    var index: Int?
+    var frame: WireFrame
+    var html: String
+}
+
+struct WireMove: Codable, Equatable, Sendable {
+    var id: String
+    var frame: WireFrame
+}
+
+struct WireUpdate: Codable, Equatable, Sendable {
+    var id: String
+    var html: String
+    var reload: Bool
+}
+
+/// `event: snapshot`
+struct SnapshotEvent: Codable, Sendable {
+    var version: Int
+    var contentSize: WireSize
+    var status: String
+    var cells: [WireCell]
+}
+
+/// `event: changeset`
+struct ChangesetEvent: Codable, Sendable {
+    var version: Int
+    var animated: Bool
+    var contentSize: WireSize
+    var status: String
+    var deleted: [String]
+    var inserted: [WireCell]
+    var moved: [WireMove]
+    var updated: [WireUpdate]
+}
+
+/// `event: layout`
+struct LayoutEvent: Codable, Sendable {
+    var version: Int
+    var contentSize: WireSize
+    var deleted: [String]
+    var inserted: [WireCell]
+    var moved: [WireMove]
+}
+
+enum WireJSON {
+    static func encode<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Encoding our own plain structs cannot fail; an empty object keeps the stream well-formed regardless.
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

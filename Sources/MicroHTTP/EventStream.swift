@@ -1,0 +1,255 @@
+import CMicroHTTPD
+import Synchronization
+
+/// One open `text/event-stream` response (server-sent events).
+///
+/// A handler opens one with `Response.eventStream { stream in ... }`; from then on any thread
+/// or task may call `send` and `comment`, at any time, until the stream closes:
+/// ```swift
+/// stream.send(event: "changeset", id: "42", data: #"{"inserted":[]}"#)
+/// stream.comment("heartbeat")
+/// stream.onClose { reason in registry.remove(stream.id) }
+/// ```
+///
+/// # Cost of an idle stream
+/// No thread and no CPU: when nothing is queued the connection is suspended in libmicrohttpd
+/// (out of its poll set); `send` queues the bytes and resumes it. A hang-up by the client is
+/// noticed by the server's watcher (an epoll set of stream sockets waiting for `EPOLLRDHUP`), so
+/// `onClose` runs within milliseconds even when no event is being sent.
+///
+/// # Slow clients
+/// Bytes wait in a per-stream buffer while the client is slow. Past
+/// `Limits.maxEventStreamBufferBytes` the stream is closed with `.bufferOverflow` and the
+/// buffer dropped; the browser's `EventSource` reconnects and resyncs with `Last-Event-ID`.
+///
+/// - Complexity: `send` is O(size of the event); it never blocks on the network.
+public final class EventStream: Sendable, Hashable, CustomStringConvertible {
+    /// Why a stream ended.
+    public enum CloseReason: Sendable, Hashable {
+        /// The client hung up (or the connection failed).
+        case clientDisconnected
+        /// `close()` was called and the queued events were flushed.
+        case closedByServer
+        /// The client did not read fast enough; queued bytes passed the limit.
+        case bufferOverflow
+        /// The server stopped.
+        case serverStopped
+    }
+
+    /// Unique among the streams of this process.
+    public let id: UInt64
+
+    private let connection: ConnectionHandle
+    private let socket: Int32
+    private let bufferLimit: Int
+    private let state: Mutex<State>
+
+    private enum Phase {
+        case open
+        /// `close()`: flush what is queued, then end the response.
+        case draining(CloseReason)
+        /// End now, dropping what is queued.
+        case aborting(CloseReason)
+        /// libmicrohttpd has completed the request; nothing may touch the connection.
+        case finished(CloseReason)
+    }
+
+    private struct State {
+        var pending: [UInt8] = []
+        var sent = 0
+        var phase = Phase.open
+        /// The reader suspended the connection and nobody has resumed it yet.
+        var suspended = false
+        var closeHandlers: [@Sendable (CloseReason) -> Void] = []
+        var closeWaiters: [CheckedContinuation<CloseReason, Never>] = []
+    }
+
+    init(id: UInt64, connection: ConnectionHandle, socket: Int32, bufferLimit: Int) {
+        self.id = id
+        self.connection = connection
+        self.socket = socket
+        self.bufferLimit = bufferLimit
+        // Without a first chunk the client sees no status line until the first event.
+        self.state = Mutex(State(pending: Array(": connected\n\n".utf8)))
+    }
+
+    // MARK: - Public API
+
+    /// Whether events can still be sent (`false` from `close()` on, or once the client is gone).
+    public var isOpen: Bool {
+        state.withLock { if case .open = $0.phase { true } else { false } }
+    }
+
+    /// Queues one event. `data` may span lines (`\n`, `\r\n` or `\r`): each becomes its own
+    /// `data:` line, as the SSE spec frames it. Line breaks in `event` and `id` (and NUL in `id`)
+    /// are removed. Returns `false` when the stream is no longer open (the event is dropped).
+    /// - Complexity: O(`data.utf8.count`).
+    @discardableResult
+    public func send(event: String? = nil, id: String? = nil, data: String) -> Bool {
+        enqueue(EventStream.frame(event: event, id: id, data: data))
+    }
+
+    /// Queues a comment (`: text`), e.g. a heartbeat that keeps proxies from closing the stream.
+    @discardableResult
+    public func comment(_ text: String = "") -> Bool {
+        enqueue(EventStream.frameComment(text))
+    }
+
+    /// Asks the client to wait `milliseconds` before reconnecting after a drop.
+    @discardableResult
+    public func send(retry milliseconds: Int) -> Bool {
+        enqueue(Array("retry: \(max(0, milliseconds))\n\n".utf8))
+    }
+
+    /// Ends the stream after the queued events are sent. Idempotent.
+    public func close() {
+        state.withLock { s in
+            guard case .open = s.phase else { return }
+            s.phase = .draining(.closedByServer)
+            resumeIfSuspended(&s)
+        }
+    }
+
+    /// Calls `handler` once when the stream has ended (on the server's I/O thread: keep it
+    /// short), or right away if it already has. This is where the owner forgets the stream.
+    public func onClose(_ handler: @escaping @Sendable (CloseReason) -> Void) {
+        let finished: CloseReason? = state.withLock { s in
+            if case .finished(let reason) = s.phase { return reason }
+            s.closeHandlers.append(handler)
+            return nil
+        }
+        if let finished { handler(finished) }
+    }
+
+    /// Waits until the stream has ended and returns why.
+    public func closed() async -> CloseReason {
+        await withCheckedContinuation { continuation in
+            let finished: CloseReason? = state.withLock { s in
+                if case .finished(let reason) = s.phase { return reason }
+                s.closeWaiters.append(continuation)
+                return nil
+            }
+            if let finished { continuation.resume(returning: finished) }
+        }
+    }
+
+    public static func == (lhs: EventStream, rhs: EventStream) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    public var description: String { "EventStream(\(id))" }
+
+    // MARK: - Used by the server
+
+    /// The content reader, on libmicrohttpd's thread: copies queued bytes into `buffer`, or
+    /// suspends the connection when there are none (returning 0 without suspending would make
+    /// libmicrohttpd call again at once: a busy loop).
+    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        state.withLock { s in
+            switch s.phase {
+            case .aborting, .finished:
+                return CMHD_CONTENT_READER_END_WITH_ERROR
+            case .open, .draining:
+                break
+            }
+            let available = s.pending.count - s.sent
+            if available > 0 {
+                let n = min(available, capacity)
+                s.pending.withUnsafeBytes { bytes in
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + s.sent, byteCount: n)
+                }
+                s.sent += n
+                if s.sent == s.pending.count {
+                    // An idle stream keeps no buffer.
+                    s.pending = []
+                    s.sent = 0
+                }
+                return n
+            }
+            if case .draining = s.phase { return CMHD_CONTENT_READER_END_OF_STREAM }
+            s.suspended = true
+            connection.suspend()
+            return 0
+        }
+    }
+
+    /// Ends the stream now (client gone, server stopping). Safe from any thread.
+    func abort(_ reason: CloseReason) {
+        state.withLock { s in
+            switch s.phase {
+            case .open, .draining:
+                s.phase = .aborting(reason)
+                s.pending = []
+                s.sent = 0
+                if reason != .serverStopped { shutdownSocket() }
+                resumeIfSuspended(&s)
+            case .aborting, .finished:
+                break
+            }
+        }
+    }
+
+    /// libmicrohttpd completed the request (the connection is about to be closed or reused):
+    /// run the close handlers once.
+    func finish(default defaultReason: CloseReason) {
+        let (reason, handlers, waiters) = state.withLock { s -> (CloseReason, [@Sendable (CloseReason) -> Void], [CheckedContinuation<CloseReason, Never>]) in
+            let reason: CloseReason
+            switch s.phase {
+            case .open: reason = defaultReason
+            case .draining(let r), .aborting(let r): reason = r
+            case .finished(let r): return (r, [], [])
+            }
+            s.phase = .finished(reason)
+            s.pending = []
+            s.sent = 0
+            s.suspended = false
+            defer { s.closeHandlers = []; s.closeWaiters = [] }
+            return (reason, s.closeHandlers, s.closeWaiters)
+        }
+        for handler in handlers { handler(reason) }
+        for waiter in waiters { waiter.resume(returning: reason) }
+    }
+
+    // MARK: - Internals
+
+    private func enqueue(_ bytes: [UInt8]) -> Bool {
+        state.withLock { s in
+            guard case .open = s.phase else { return false }
+            if s.pending.count - s.sent + bytes.count > bufferLimit {
+                s.phase = .aborting(.bufferOverflow)
+                s.pending = []
+                s.sent = 0
+                // A client that stopped reading leaves libmicrohttpd waiting for the socket to
+                // become writable, which may never happen: shutting the socket down makes the
+                // next write fail, so the connection is closed and its slot freed.
+                shutdownSocket()
+                resumeIfSuspended(&s)
+                return false
+            }
+            if s.sent > 0 && s.sent * 2 >= s.pending.count {
+                s.pending.removeFirst(s.sent)
+                s.sent = 0
+            }
+            s.pending.append(contentsOf: bytes)
+            resumeIfSuspended(&s)
+            return true
+        }
+    }
+
+    /// Resumes while holding the stream's lock. Holding it is what makes this safe: a suspended
+    /// connection cannot be completed, and `read` (which suspends) and `HTTPServer.stop` (which
+    /// must resume every suspended stream before `MHD_stop_daemon`) take the same lock, so the
+    /// flag and libmicrohttpd's state never disagree. Lock order is always stream lock →
+    /// libmicrohttpd's internal mutex; libmicrohttpd never calls us holding that mutex.
+    private func resumeIfSuspended(_ s: inout State) {
+        if s.suspended {
+            s.suspended = false
+            connection.resume()
+        }
+    }
+
+    /// Only called while the phase is not `.finished`, under the lock: libmicrohttpd closes a
+    /// socket only after the completion callback (`finish`, which takes this lock) has run, so
+    /// the descriptor still belongs to this stream's connection.
+    private func shutdownSocket() {
+        shutdownConnectionSocket(socket)
+    }
+}

@@ -1,0 +1,195 @@
+import Logging
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd whose handler is an `async` Swift function.
+///
+/// ```swift
+/// let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger) { request in
+///     switch (request.method, request.path) {
+///     case (.get, "/hello"): return .text("hello \(request.query["name"] ?? "world")")
+///     case (.get, "/events"): return .eventStream { stream in hub.add(stream) }
+///     default: return HTTPError(.notFound).response
+///     }
+/// }
+/// try server.start()
+/// print(server.port)      // the port picked for port 0
+/// await server.stop()
+/// ```
+///
+/// # How it runs
+/// One libmicrohttpd thread polls every connection with epoll. When a request is complete its
+/// connection is suspended and the handler runs in a `Task`; the response resumes it. Event
+/// streams suspend whenever they have nothing to send, so an idle stream costs no thread and no
+/// CPU (see `EventStream`). Errors thrown by the handler become responses: an `HTTPError` as
+/// itself, anything else as a JSON 500 (logged at warning). One debug log line per request.
+///
+/// # Stopping
+/// `stop()` refuses new requests, ends every event stream (`.serverStopped`), answers requests
+/// whose handler is still running with 503, closes every connection and joins every thread the
+/// server started. A handler task that finishes later is ignored. Do not call `stop()` from an
+/// `EventStream` close handler or `open` closure (they run on the server's own thread).
+public final class HTTPServer: Sendable {
+    public typealias Handler = @Sendable (Request) async throws -> Response
+
+    public struct Configuration: Sendable {
+        /// An IPv4 or IPv6 literal, `localhost`, or `0.0.0.0`/`::` for every address.
+        public var host: String
+        /// `0` picks a free port; read `HTTPServer.port` after `start()`.
+        public var port: Int
+        public var limits: Limits
+        /// libmicrohttpd polling threads (each with its own epoll set). 1 is enough for most
+        /// loads: handlers run in Swift tasks, not on these threads.
+        public var threads: Int
+
+        public init(host: String = "127.0.0.1", port: Int = 8080, limits: Limits = Limits(), threads: Int = 1) {
+            self.host = host
+            self.port = port
+            self.limits = limits
+            self.threads = threads
+        }
+    }
+
+    public enum ServerError: Error, CustomStringConvertible {
+        case invalidHost(String)
+        case couldNotStart(String)
+        case alreadyStarted
+
+        public var description: String {
+            switch self {
+            case .invalidHost(let host): "not an IP address: \(host)"
+            case .couldNotStart(let reason): "could not start the HTTP server: \(reason)"
+            case .alreadyStarted: "the server was already started (a stopped server cannot restart)"
+            }
+        }
+    }
+
+    public let configuration: Configuration
+    private let core: ServerCore
+    private let state = Mutex(Lifecycle.idle)
+
+    private enum Lifecycle {
+        case idle
+        case running(RunningDaemon)
+        case stopped
+    }
+
+    /// - Throws: `ServerError.couldNotStart` if the hang-up watcher cannot be created (no
+    ///   descriptors left).
+    public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "MicroHTTP"), handler: @escaping Handler) throws {
+        self.configuration = configuration
+        guard let watcher = HangupWatcher() else {
+            throw ServerError.couldNotStart("epoll_create1/eventfd failed (errno \(errno))")
+        }
+        core = ServerCore(handler: handler, logger: logger, limits: configuration.limits, watcher: watcher)
+    }
+
+    deinit {
+        stopNow()
+    }
+
+    /// Binds and starts serving. Raises the soft descriptor limit if configured to.
+    /// - Throws: `ServerError` (invalid host, port in use, already started).
+    public func start() throws {
+        try state.withLock { state in
+            guard case .idle = state else { throw ServerError.alreadyStarted }
+            // A client that resets a connection mid-write must not kill the process; libmicrohttpd
+            // reports the failed write instead.
+            signal(SIGPIPE, SIG_IGN)
+            if configuration.limits.raiseFileDescriptorLimit { raiseDescriptorLimit() }
+            clampConnectionsToDescriptors()
+            // The watcher thread holds the core until `stop()` ends it.
+            guard core.watcher.start(onHangup: { [core] id in core.clientHungUp(connectionID: id) }) else { throw ServerError.couldNotStart("could not start the hang-up watcher thread") }
+            do {
+                let daemon = try LibMicroHTTPD.start(
+                    core: core, host: configuration.host, port: configuration.port, threads: configuration.threads)
+                state = .running(daemon)
+                core.logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(daemon.port)"])
+            } catch LibMicroHTTPD.StartError.invalidHost(let host) {
+                core.watcher.stop()
+                throw ServerError.invalidHost(host)
+            } catch LibMicroHTTPD.StartError.failed(let reason) {
+                core.watcher.stop()
+                throw ServerError.couldNotStart(reason)
+            }
+        }
+    }
+
+    /// The port being listened on (the configured one before `start()`).
+    public var port: Int {
+        state.withLock { state in
+            if case .running(let daemon) = state { return daemon.port }
+            return configuration.port
+        }
+    }
+
+    public var isRunning: Bool {
+        state.withLock { if case .running = $0 { true } else { false } }
+    }
+
+    /// Event streams currently open (for tests and metrics). - Complexity: O(1).
+    public var openEventStreamCount: Int { core.openStreamCount }
+
+    /// TCP connections currently open. - Complexity: O(1).
+    public var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
+
+    /// Stops the server (see "Stopping" above); blocks for as long as libmicrohttpd takes to
+    /// close its connections (milliseconds). Idempotent.
+    public func stop() {
+        stopNow()
+    }
+
+    /// Stops the server; see `stop()`.
+    public func stop() async {
+        stopNow()
+    }
+
+    private func stopNow() {
+        let running = state.withLock { state -> RunningDaemon? in
+            guard case .running(let daemon) = state else {
+                state = .stopped
+                return nil
+            }
+            state = .stopped
+            return daemon
+        }
+        guard let running else { return }
+        running.stop()
+        core.logger.info("stopped", metadata: ["port": "\(running.port)"])
+    }
+
+    private func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(RLIMITResource.noFile, &limit) == 0 else { return }
+        let wanted = rlim_t(configuration.limits.maxConnections + configuration.limits.overflowConnections + 256)
+        if limit.rlim_cur < wanted {
+            limit.rlim_cur = min(wanted, limit.rlim_max)
+            if setrlimit(RLIMITResource.noFile, &limit) != 0 {
+                core.logger.warning("could not raise the file descriptor limit", metadata: ["errno": "\(errno)"])
+            }
+        }
+    }
+
+    /// Keeps libmicrohttpd's limit below the descriptors we have, so `accept` never fails with
+    /// EMFILE (which would leave clients hanging in the backlog).
+    private func clampConnectionsToDescriptors() {
+        var limit = rlimit()
+        guard getrlimit(RLIMITResource.noFile, &limit) == 0 else { return }
+        let available = Int(clamping: limit.rlim_cur) - configuration.limits.overflowConnections - 128
+        let wanted = configuration.limits.maxConnections
+        if available < wanted {
+            core.logger.warning("connection limit lowered to fit the file descriptor limit", metadata: [
+                "wanted": "\(wanted)", "allowed": "\(max(1, available))", "RLIMIT_NOFILE": "\(limit.rlim_cur)",
+            ])
+            core.maxConnections.store(max(1, available), ordering: .relaxed)
+        }
+    }
+}
+
+private enum RLIMITResource {
+    #if canImport(Glibc)
+    static let noFile = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #endif
+}

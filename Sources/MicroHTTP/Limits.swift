@@ -1,0 +1,60 @@
+/// What one client may take from the server. Every limit has a default fit for a public site.
+///
+/// ```swift
+/// var limits = Limits()
+/// limits.maxBodyBytes = 64 * 1024
+/// let server = try HTTPServer(configuration: .init(port: 8080, limits: limits)) { ... }
+/// ```
+public struct Limits: Sendable, Hashable {
+    /// Connections served at once (ordinary requests and event streams together). Past it a
+    /// client gets a quick `503` (JSON) and the connection is closed; a little further
+    /// (`overflowConnections`) libmicrohttpd stops accepting and new clients wait in the
+    /// listen backlog. Clamped to what the file descriptor limit allows (see
+    /// `raiseFileDescriptorLimit`).
+    public var maxConnections: Int
+    /// Extra connections accepted only to be answered `503`.
+    public var overflowConnections: Int
+    /// Idle time after which an ordinary connection (keep-alive, or a client that stalls while
+    /// sending a request: slowloris) is closed. Event streams have no idle timeout; hang-ups are
+    /// detected from the socket instead. Whole seconds (rounded up, at least 1).
+    public var requestTimeout: Duration
+    /// Request line plus headers. libmicrohttpd's per-connection memory pool is this plus 8 KiB;
+    /// a bigger header block is refused by libmicrohttpd (`431`, or the connection is closed).
+    public var maxHeaderBytes: Int
+    /// Request body; a larger declared `Content-Length` is refused with `413` before the body is
+    /// read, and a chunked body is cut off with `413` as soon as it passes the limit.
+    public var maxBodyBytes: Int
+    /// Bytes an event stream may have queued for a client that is not reading. Past it the
+    /// stream is closed (`EventStream.CloseReason.bufferOverflow`); the client reconnects and
+    /// resyncs with `Last-Event-ID`.
+    public var maxEventStreamBufferBytes: Int
+    /// Pending connections the kernel queues before `accept`.
+    public var listenBacklog: Int
+    /// Raise the soft `RLIMIT_NOFILE` at start to fit `maxConnections` (up to the hard limit).
+    public var raiseFileDescriptorLimit: Bool
+
+    public init(
+        maxConnections: Int = 16_384,
+        overflowConnections: Int = 64,
+        requestTimeout: Duration = .seconds(30),
+        maxHeaderBytes: Int = 8 * 1024,
+        maxBodyBytes: Int = 1 << 20,
+        maxEventStreamBufferBytes: Int = 256 * 1024,
+        listenBacklog: Int = 4096,
+        raiseFileDescriptorLimit: Bool = true
+    ) {
+        self.maxConnections = maxConnections
+        self.overflowConnections = overflowConnections
+        self.requestTimeout = requestTimeout
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxBodyBytes = maxBodyBytes
+        self.maxEventStreamBufferBytes = maxEventStreamBufferBytes
+        self.listenBacklog = listenBacklog
+        self.raiseFileDescriptorLimit = raiseFileDescriptorLimit
+    }
+
+    var requestTimeoutSeconds: UInt32 {
+        let (seconds, attoseconds) = requestTimeout.components
+        return UInt32(clamping: max(1, seconds + (attoseconds > 0 ? 1 : 0)))
+    }
+}

@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A regular file opened for reading, owned by a `Response` body until the server has
+/// handed a duplicate of its descriptor to libmicrohttpd (which sends it with `sendfile`).
+/// Closed when the last reference goes away, so a response that is never sent leaks nothing.
+public final class OpenFile: Sendable {
+    public let descriptor: Int32
+    public let size: Int
+    /// Modification time in nanoseconds since the epoch.
+    public let modificationTimeNanoseconds: Int
+
+    /// Opens `path` (following symlinks); `nil` unless it is a readable regular file.
+    public init?(path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            return nil
+        }
+        descriptor = fd
+        size = Int(info.st_size)
+        modificationTimeNanoseconds = Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec)
+    }
+
+    deinit { close(descriptor) }
+
+    /// A strong validator from size and modification time: `"1a2b-17c3…"`.
+    public var etag: String {
+        "\"\(String(size, radix: 16))-\(String(modificationTimeNanoseconds, radix: 16))\""
+    }
+}

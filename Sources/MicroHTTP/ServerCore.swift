@@ -1,0 +1,233 @@
+import Logging
+import Synchronization
+
+/// The state libmicrohttpd's callbacks reach through their `void *cls`: the handler, the
+/// limits, and the registries `HTTPServer.stop()` sweeps. Everything in it is immutable or
+/// behind a `Mutex`/`Atomic`, so it is `Sendable` by construction (the compiler checks it; the
+/// raw pointer that carries it through C is the only unchecked step, see `LibMicroHTTPD.swift`).
+final class ServerCore: Sendable {
+    let handler: HTTPServer.Handler
+    let logger: Logger
+    let limits: Limits
+    /// Connections libmicrohttpd has open (its `MHD_OPTION_NOTIFY_CONNECTION`).
+    let openConnections = Atomic<Int>(0)
+    /// `limits.maxConnections`, clamped to the descriptors available at start.
+    let maxConnections: Atomic<Int>
+    let registry = Mutex(Registry())
+    let nextStreamID = Atomic<UInt64>(1)
+    /// The last message libmicrohttpd logged (it explains a failed start, e.g. a port in use).
+    let lastDaemonMessage = Mutex<String?>(nil)
+    let watcher: HangupWatcher
+
+    struct Registry {
+        /// Set once by `stop()`; afterwards nothing new is suspended or opened.
+        var stopping = false
+        var nextConnectionID: UInt64 = 1
+        /// Every open TCP connection, by the id stored in its libmicrohttpd socket context.
+        var connections: [UInt64: Connection] = [:]
+        var streams: [UInt64: EventStream] = [:]
+        /// Requests whose connection is suspended while the Swift handler runs.
+        var pending: [ObjectIdentifier: RequestContext] = [:]
+    }
+
+    struct Connection {
+        let socket: Int32
+        /// The current request is complete (its handler runs or its response is being sent).
+        var requestComplete = false
+        var stream: EventStream?
+        /// The watcher saw the client hang up (it reports each socket once).
+        var hungUp = false
+    }
+
+    init(handler: @escaping HTTPServer.Handler, logger: Logger, limits: Limits, watcher: HangupWatcher) {
+        self.handler = handler
+        self.logger = logger
+        self.limits = limits
+        self.maxConnections = Atomic(limits.maxConnections)
+        self.watcher = watcher
+    }
+
+    // MARK: - Requests waiting for the handler
+
+    /// Runs the handler in a task; its response is delivered by resuming the connection.
+    func dispatch(_ request: Request, context: RequestContext) {
+        let accepted = registry.withLock { r -> Bool in
+            guard !r.stopping else { return false }
+            r.pending[ObjectIdentifier(context)] = context
+            return true
+        }
+        guard accepted else {
+            context.deliver(Self.serverStopping.response)
+            return
+        }
+        Task { [handler, logger] in
+            let response: Response
+            do {
+                response = try await handler(request)
+            } catch let error as HTTPError {
+                response = error.response
+            } catch {
+                logger.warning("handler failed", metadata: [
+                    "method": "\(request.method)", "path": "\(request.path)", "error": "\(error)",
+                ])
+                response = HTTPError(.internalServerError, code: "internal_error", message: "The request failed").response
+            }
+            self.registry.withLock { _ = $0.pending.removeValue(forKey: ObjectIdentifier(context)) }
+            context.deliver(response)
+        }
+    }
+
+    static let serverStopping = HTTPError(.serviceUnavailable, code: "server_stopping", message: "The server is stopping", headers: ["Connection": "close"])
+    static let overloaded = HTTPError(.serviceUnavailable, code: "overloaded", message: "Too many connections; retry shortly", headers: ["Connection": "close", "Retry-After": "1"])
+
+    // MARK: - Connections and hang-ups
+
+    /// libmicrohttpd accepted a connection: give it an id and watch its socket for a hang-up.
+    func connectionStarted(socket: Int32) -> UInt64 {
+        let id = registry.withLock { r in
+            let id = r.nextConnectionID
+            r.nextConnectionID += 1
+            r.connections[id] = Connection(socket: socket)
+            return id
+        }
+        if socket >= 0 { watcher.watch(socket: socket, token: id) }
+        return id
+    }
+
+    /// libmicrohttpd is about to close the connection's socket (it notifies before closing).
+    func connectionClosed(id: UInt64) {
+        let socket = registry.withLock { $0.connections.removeValue(forKey: id)?.socket }
+        if let socket, socket >= 0, !watcher.unwatch(socket: socket) {
+            logger.warning("hang-up watcher lost a socket before its close", metadata: ["socket": "\(socket)"])
+        }
+    }
+
+    /// Marks the connection's current request complete (handler running) or done. When it is
+    /// done and the client had already hung up while it ran, the socket is shut down so that
+    /// libmicrohttpd does not wait for a next request that cannot come.
+    func setRequestComplete(_ complete: Bool, connectionID: UInt64) {
+        registry.withLock { r in
+            guard var connection = r.connections[connectionID] else { return }
+            connection.requestComplete = complete
+            if !complete {
+                connection.stream = nil
+                // On libmicrohttpd's thread, before it closes the socket: the descriptor is valid.
+                if connection.hungUp { shutdownConnectionSocket(connection.socket) }
+            }
+            r.connections[connectionID] = connection
+        }
+    }
+
+    /// The watcher saw a client hang up (or half-close). An event stream is ended at once. A
+    /// connection still waiting for (the rest of) a request is shut down: libmicrohttpd 0.9.75
+    /// misses a FIN that arrives together with a partial request and would hold the slot until
+    /// the idle timeout; the shutdown raises `EPOLLHUP`, which it does act on. A connection
+    /// whose request is complete is left to finish; `setRequestComplete(false)` shuts it down.
+    func clientHungUp(connectionID: UInt64) {
+        let stream = registry.withLock { r -> EventStream? in
+            guard var connection = r.connections[connectionID] else { return nil }
+            connection.hungUp = true
+            r.connections[connectionID] = connection
+            if let stream = connection.stream { return stream }
+            if !connection.requestComplete {
+                // Under the lock: the entry is removed before libmicrohttpd closes the socket,
+                // so the descriptor is still this connection's.
+                shutdownConnectionSocket(connection.socket)
+            }
+            return nil
+        }
+        stream?.abort(.clientDisconnected)
+    }
+
+    // MARK: - Event streams
+
+    /// Registers a new stream, or `nil` when the server is stopping.
+    func openStream(connection: ConnectionHandle, connectionID: UInt64, socket: Int32) -> EventStream? {
+        let stream = EventStream(
+            id: nextStreamID.wrappingAdd(1, ordering: .relaxed).oldValue,
+            connection: connection, socket: socket, bufferLimit: limits.maxEventStreamBufferBytes)
+        let (accepted, hungUp) = registry.withLock { r -> (Bool, Bool) in
+            guard !r.stopping else { return (false, false) }
+            r.streams[stream.id] = stream
+            r.connections[connectionID]?.stream = stream
+            return (true, r.connections[connectionID]?.hungUp ?? false)
+        }
+        // The client left between sending the request and now: the watcher has reported it
+        // already and will not again.
+        if hungUp { stream.abort(.clientDisconnected) }
+        return accepted ? stream : nil
+    }
+
+    func streamEnded(_ stream: EventStream, defaultReason: EventStream.CloseReason) {
+        registry.withLock { _ = $0.streams.removeValue(forKey: stream.id) }
+        stream.finish(default: defaultReason)
+    }
+
+    var openStreamCount: Int { registry.withLock { $0.streams.count } }
+
+    // MARK: - Stop
+
+    /// Refuses new work, ends every stream and answers every waiting request, so that no
+    /// connection is left suspended when `MHD_stop_daemon` runs (it aborts the process if one is).
+    func beginStop() {
+        let (streams, pending) = registry.withLock { r in
+            r.stopping = true
+            defer { r.pending = [:] }
+            return (Array(r.streams.values), Array(r.pending.values))
+        }
+        for stream in streams { stream.abort(.serverStopped) }
+        for context in pending { context.deliver(Self.serverStopping.response) }
+    }
+}
+
+/// One request's progress through libmicrohttpd's access-handler calls.
+final class RequestContext: Sendable {
+    let connection: ConnectionHandle
+    /// The id `ServerCore.connectionStarted` gave the TCP connection.
+    let connectionID: UInt64
+    let method: HTTPMethod
+    let rawPath: String
+    let started: ContinuousClock.Instant
+    let state = Mutex(State())
+
+    enum Phase {
+        /// Headers in; the body (if any) arriving.
+        case receiving
+        /// A chunked body passed the limit; the rest is dropped (up to the limit again) so the
+        /// client can be told 413. libmicrohttpd 0.9.75 refuses to queue a response mid-body.
+        case discarding(dropped: Int)
+        /// The connection is suspended while the handler runs.
+        case handling
+        /// The handler answered; the connection was resumed to queue this.
+        case ready(Response)
+        /// A response is queued.
+        case answered
+        /// libmicrohttpd completed the request; the connection must not be touched.
+        case finished
+    }
+
+    struct State {
+        var phase = Phase.receiving
+        var body: [UInt8] = []
+        /// The event stream this request opened, if any.
+        var stream: EventStream?
+    }
+
+    init(connection: ConnectionHandle, connectionID: UInt64, method: HTTPMethod, rawPath: String) {
+        self.connection = connection
+        self.connectionID = connectionID
+        self.method = method
+        self.rawPath = rawPath
+        self.started = .now
+    }
+
+    /// Hands the handler's response over and resumes the connection, exactly once and only
+    /// while it is suspended (under the lock: see `EventStream.resumeIfSuspended`).
+    func deliver(_ response: Response) {
+        state.withLock { s in
+            guard case .handling = s.phase else { return }
+            s.phase = .ready(response)
+            connection.resume()
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Serves the files under one directory, safely.
+///
+/// ```swift
+/// let assets = StaticFiles(root: "Public", urlPrefix: "/static")
+/// let server = try HTTPServer(configuration: .init(port: 8080)) { request in
+///     if let response = assets.response(for: request) { return response }
+///     return HTTPError(.notFound).response
+/// }
+/// ```
+/// - `Content-Type` from the extension (`MediaType`), a strong `ETag` (size and modification
+///   time) answered with `304 Not Modified` on a matching `If-None-Match`, and `Cache-Control`.
+/// - Only files inside `root` are served: a `..` or `.` segment (also percent-encoded), a
+///   NUL, or a path whose real location (after symlinks) is outside `root` gives `nil`, like a
+///   missing file, so the caller answers 404.
+/// - `GET` and `HEAD` only; another method on an existing file gives 405 with `Allow`.
+/// - Complexity: a few system calls per request (`realpath`, `open`, `fstat`); nothing cached.
+public struct StaticFiles: Sendable {
+    /// The directory served, with symlinks resolved.
+    public let root: String
+    /// The URL path the directory appears under (`/` or e.g. `/static`).
+    public let urlPrefix: String
+    public var cacheControl: String
+    /// Served for a directory path (`/docs/` → `/docs/index.html`); `nil` serves no directories.
+    public var indexFile: String?
+
+    public init(
+        root: String, urlPrefix: String = "/",
+        cacheControl: String = "no-cache", indexFile: String? = "index.html"
+    ) {
+        let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+        if let resolved = realpath(absolute, nil) {
+            self.root = String(cString: resolved)
+            free(resolved)
+        } else {
+            self.root = absolute
+        }
+        var prefix = urlPrefix.hasPrefix("/") ? urlPrefix : "/" + urlPrefix
+        while prefix.count > 1 && prefix.hasSuffix("/") { prefix.removeLast() }
+        self.urlPrefix = prefix
+        self.cacheControl = cacheControl
+        self.indexFile = indexFile
+    }
+
+    public init(root: URL, urlPrefix: String = "/", cacheControl: String = "no-cache", indexFile: String? = "index.html") {
+        self.init(root: root.path, urlPrefix: urlPrefix, cacheControl: cacheControl, indexFile: indexFile)
+    }
+
+    /// The response for `request`, or `nil` when no file of ours matches (the caller decides
+    /// what to do: usually 404).
+    public func response(for request: Request) -> Response? {
+        guard let path = filePath(forRawPath: request.rawPath), let file = OpenFile(path: path) else { return nil }
+        guard request.method == .get || request.method == .head else {
+            return HTTPError(.methodNotAllowed, message: "Static files answer GET and HEAD", headers: ["Allow": "GET, HEAD"]).response
+        }
+        let etag = file.etag
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
+        if let ifNoneMatch = request.headers["If-None-Match"], Self.matches(ifNoneMatch, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers["Content-Type"] = MediaType.forPath(path)
+        headers["Last-Modified"] = SetCookie.httpDate(
+            Date(timeIntervalSince1970: Double(file.modificationTimeNanoseconds / 1_000_000_000)))
+        return Response(status: .ok, headers: headers, body: .file(file))
+    }
+
+    /// The real path of the regular file `rawPath` names inside `root`, or `nil`.
+    func filePath(forRawPath rawPath: String) -> String? {
+        guard rawPath.hasPrefix(urlPrefix) else { return nil }
+        let rest = rawPath.dropFirst(urlPrefix.count)
+        guard urlPrefix == "/" || rest.isEmpty || rest.hasPrefix("/") else { return nil }
+        var segments: [String] = []
+        for raw in rest.split(separator: "/") {
+            let segment = PercentDecoding.decode(String(raw), plusAsSpace: false)
+            if segment == "." || segment == ".." || segment.contains("/") || segment.contains("\0")
+                || segment.contains("\\") || segment.contains("\u{FFFD}") {
+                return nil
+            }
+            segments.append(segment)
+        }
+        var candidate = ([root] + segments).joined(separator: "/")
+        guard var resolved = Self.realPath(candidate), isInsideRoot(resolved) else { return nil }
+        if Self.isDirectory(resolved) {
+            guard let indexFile else { return nil }
+            candidate = resolved + "/" + indexFile
+            guard let index = Self.realPath(candidate), isInsideRoot(index) else { return nil }
+            resolved = index
+        }
+        return resolved
+    }
+
+    private func isInsideRoot(_ path: String) -> Bool {
+        path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// `If-None-Match: "a", W/"b"` or `*` (weak comparison, as RFC 9110 asks for GET).
+    static func matches(_ header: String, etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+}

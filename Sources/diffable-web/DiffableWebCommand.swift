@@ -1,0 +1,121 @@
+import ArgumentParser
+import DiffableWeb
+import Foundation
+import Logging
+import MicroHTTP
+
+/// `diffable-web`: starts the server with the demos.
+@main
+struct DiffableWebCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diffable-web",
+        abstract: "Serve the DiffableWeb demos: live, diffed, animated lists.")
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free one and prints it).")
+    var port = 8080
+
+    @Option(help: "The directory of static files (default: Public/ of the package).")
+    var publicDir: String?
+
+    @Option(help: "The directory of Mustache templates (default: templates/ of the package).")
+    var templatesDir: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    @Option(help: "At most this many sessions are kept.")
+    var maxSessions = 10_000
+
+    @Option(help: "Sessions idle this many minutes are dropped.")
+    var sessionTimeout = 30
+
+    @Option(help: "Scale the mountains data set to this many entries (load tests).")
+    var mountains: Int?
+
+    @Flag(help: "Enable test-only endpoints (POST /__test/drop-streams).")
+    var testHooks = false
+
+    mutating func run() async throws {
+        guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
+            throw ValidationError("Unknown log level \(logLevel)")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "diffable-web")
+        var configuration = WebConfiguration(
+            publicDirectory: try publicDir ?? PackageDirectories.find("Public"),
+            templatesDirectory: try templatesDir ?? PackageDirectories.find("templates"))
+        configuration.maximumSessions = maxSessions
+        configuration.sessionIdleTimeout = .seconds(max(1, sessionTimeout) * 60)
+        configuration.testHooks = testHooks
+        configuration.mountainCount = mountains
+
+        let app = try await WebApp(configuration: configuration, logger: logger)
+        let server = try HTTPServer(configuration: .init(host: host, port: port), logger: logger) { request in
+            await app.handle(request)
+        }
+        try server.start()
+        logger.info("DiffableWeb on http://\(host):\(server.port)/ (public: \(configuration.publicDirectory), templates: \(configuration.templatesDirectory))")
+        // Scripts and tests read the actual port from this line (with --port 0).
+        FileHandle.standardOutput.write(Data("Listening on http://\(host):\(server.port)/\n".utf8))
+
+        let maintenance = Task { await app.runMaintenance() }
+        await Signals.waitForTermination()
+        logger.info("stopping")
+        maintenance.cancel()
+        app.closeAllStreams()
+        await server.stop()
+    }
+}
+
+/// Finds `Public/` and `templates/` when no directory is given: next to the working
+/// directory, or in the package that built this executable (`.build/<config>/diffable-web`).
+enum PackageDirectories {
+    static func find(_ name: String) throws -> String {
+        let fileManager = FileManager.default
+        var candidates = [fileManager.currentDirectoryPath + "/" + name]
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<5 {
+            candidates.append(directory.appendingPathComponent(name).path)
+            directory.deleteLastPathComponent()
+        }
+        for candidate in candidates {
+            var isDirectory: ObjCBool = false
+            if fileManager.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue { return candidate }
+        }
+        throw ValidationError("Cannot find the \(name)/ directory; pass --\(name == "Public" ? "public-dir" : "templates-dir")")
+    }
+}
+
+/// Waits for SIGINT or SIGTERM.
+enum Signals {
+    static func waitForTermination() async {
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: .global())
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = Once(continuation)
+            for source in sources {
+                source.setEventHandler { once.resume() }
+                source.resume()
+            }
+        }
+        for source in sources { source.cancel() }
+    }
+
+    /// Resumes a continuation at most once, whichever signal comes first.
+    final class Once: Sendable {
+        private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
+        func resume() { continuation.withLock { $0.take() }?.resume() }
+    }
+}
+
+import Synchronization

@@ -1,0 +1,68 @@
+import Foundation
+import MicroHTTP
+@testable import DiffableWeb
+
+/// The package root, found from this file's path.
+let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+func makeApp(_ configure: (inout WebConfiguration) -> Void = { _ in }) async throws -> WebApp {
+    var configuration = WebConfiguration(publicDirectory: packageRoot + "/Public", templatesDirectory: packageRoot + "/templates")
+    configuration.testHooks = true
+    configure(&configuration)
+    return try await WebApp(configuration: configuration)
+}
+
+extension Response {
+    var text: String {
+        if case .bytes(let bytes) = body { return String(decoding: bytes, as: UTF8.self) }
+        return ""
+    }
+    var json: [String: Any]? {
+        guard case .bytes(let bytes) = body else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
+    }
+    /// The session cookie this response sets, if any.
+    var sessionCookie: String? {
+        for value in headers.values(for: "Set-Cookie") where value.hasPrefix("dw_session=") {
+            return String(value.dropFirst("dw_session=".count).prefix { $0 != ";" })
+        }
+        return nil
+    }
+}
+
+/// A browser-like client: keeps the session cookie between requests.
+final class Visitor: @unchecked Sendable {
+    // Used from one test task at a time; the cookie is plain state of that test.
+    let app: WebApp
+    var cookie: String?
+    init(_ app: WebApp) { self.app = app }
+
+    @discardableResult
+    func send(_ method: HTTPMethod, _ target: String, json: String? = nil, form: String? = nil,
+              headers extra: [String: String] = [:]) async -> Response {
+        var headers: HTTPHeaders = [:]
+        if let cookie { headers["Cookie"] = "dw_session=\(cookie)" }
+        var body: [UInt8] = []
+        if let json { headers["Content-Type"] = "application/json"; body = Array(json.utf8) }
+        if let form { headers["Content-Type"] = "application/x-www-form-urlencoded"; body = Array(form.utf8) }
+        for (name, value) in extra { headers[name] = value }
+        let response = await app.handle(Request(method: method, target: target, headers: headers, body: body))
+        if let set = response.sessionCookie { cookie = set }
+        return response
+    }
+
+    /// The live list this visitor's session has for a demo.
+    func list(_ demo: String) -> LiveList? {
+        guard let cookie, let id = SessionID(cookie), let session = app.sessions.lookup(id) else { return nil }
+        return session.existingLists[demo]
+    }
+}
+
+/// The JSON payload of a logged event.
+func payload(_ event: LoggedEvent) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(event.data.utf8))) as? [String: Any] ?? [:]
+}

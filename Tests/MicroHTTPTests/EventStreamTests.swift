@@ -1,0 +1,192 @@
+import Foundation
+import MicroHTTP
+import Synchronization
+import Testing
+
+/// A server whose `/events` registers streams in `hub`.
+func streamServer(hub: StreamHub, limits: Limits = Limits(), open: (@Sendable (EventStream, Request) -> Void)? = nil) throws -> HTTPServer {
+    try startServer(limits: limits) { request in
+        guard request.path == "/events" else { return HTTPError(.notFound).response }
+        return .eventStream { stream in
+            hub.add(stream)
+            open?(stream, request)
+        }
+    }
+}
+
+@Suite("Event streams")
+struct EventStreamTests {
+    @Test("events arrive in order, framed per spec: ids, multi-line data, heartbeats")
+    func framing() async throws {
+        let hub = StreamHub()
+        let server = try streamServer(hub: hub) { stream, request in
+            stream.send(event: "changeset", id: "1", data: "one")
+            stream.comment("heartbeat")
+            stream.send(id: "2", data: "line1\nline2\r\nline3\rline4")
+            stream.send(event: "evil\nevent: injected", id: "3\r\n", data: "")
+            stream.send(data: "resume from \(request.lastEventID ?? "start")")
+        }
+        defer { server.stop() }
+        let port = server.port
+        let blocks = try await offPool { () -> [[String]] in
+            var (events, status) = try EventReader.open(port: port, headers: ["Last-Event-ID": "41"])
+            defer { events.socket.close() }
+            guard status == 200 else { throw ClientError("status \(status)") }
+            return try (0..<6).map { _ in try events.nextBlock() }
+        }
+        #expect(blocks == [
+            [": connected"],
+            ["event: changeset", "id: 1", "data: one"],
+            [": heartbeat"],
+            ["id: 2", "data: line1", "data: line2", "data: line3", "data: line4"],
+            ["event: evilevent: injected", "id: 3", "data: "],
+            ["data: resume from 41"],
+        ])
+    }
+
+    @Test("the stream's response has the event-stream headers")
+    func headers() async throws {
+        let hub = StreamHub()
+        let server = try streamServer(hub: hub)
+        defer { server.stop() }
+        let port = server.port
+        let head = try await offPool { () -> [(String, String)] in
+            let socket = try TestSocket.connect(port: port)
+            defer { socket.close() }
+            try socket.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
+            var reader = ResponseReader(socket)
+            return try reader.readHead(timeout: 5).1
+        }
+        let fields = Dictionary(head.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { a, _ in a })
+        #expect(fields["content-type"] == "text/event-stream; charset=utf-8")
+        #expect(fields["cache-control"] == "no-cache")
+        #expect(fields["transfer-encoding"] == "chunked")
+    }
+
+    @Test("200 idle streams all receive one pushed event")
+    func fanOut() async throws {
+        let hub = StreamHub()
+        let server = try streamServer(hub: hub)
+        defer { server.stop() }
+        let port = server.port
+        let count = 200
+        let readers = try await offPool { () -> [EventReader] in
+            try (0..<count).map { _ in
+                var (reader, _) = try EventReader.open(port: port)
+                _ = try reader.nextBlock()  // ": connected"
+                return reader
+            }
+        }
+        defer { readers.forEach { $0.socket.close() } }
+        #expect(await eventually { hub.count == count })
+        #expect(server.openEventStreamCount == count)
+        #expect(hub.broadcast(event: "push", id: "7", data: "hello all") == count)
+        let received = try await offPool { () -> Int in
+            var readers = readers
+            var got = 0
+            for i in readers.indices where try readers[i].nextBlock() == ["event: push", "id: 7", "data: hello all"] {
+                got += 1
+            }
+            return got
+        }
+        #expect(received == count)
+    }
+
+    @Test("a client that hangs up while idle is freed within 2 s, with no event sent")
+    func idleDisconnect() async throws {
+        let hub = StreamHub()
+        let server = try streamServer(hub: hub)
+        defer { server.stop() }
+        let port = server.port
+        let reader = try await offPool { () -> EventReader in
+            var (reader, _) = try EventReader.open(port: port)
+            _ = try reader.nextBlock()
+            return reader
+        }
+        #expect(await eventually { server.openEventStreamCount == 1 })
+        try await Task.sleep(for: .milliseconds(100))  // let it suspend: idle
+        let closedAt = ContinuousClock.now
+        reader.socket.close()
+        #expect(await eventually(timeout: .seconds(2)) { server.openEventStreamCount == 0 })
+        #expect(ContinuousClock.now - closedAt < .seconds(2))
+        #expect(await eventually { hub.closeReasons == [.clientDisconnected] })
+        #expect(await eventually { server.openConnectionCount == 0 })
+    }
+
+    @Test("a client reset in the middle of a burst of events frees the stream")
+    func abruptReset() async throws {
+        let hub = StreamHub()
+        let server = try streamServer(hub: hub)
+        defer { server.stop() }
+        let port = server.port
+        let reader = try await offPool { () -> EventReader in
+            var (reader, _) = try EventReader.open(port: port)
+            _ = try reader.nextBlock()
+            return reader
+        }
+        #expect(await eventually { hub.count == 1 })
+        let stream = try #require(hub.all.first)
+        let sender = Task.detached {
+            var i = 0
+            while stream.send(id: "\(i)", data: String(repeating: "z", count: 512)) { i += 1; await Task.yield() }
+            return i
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        reader.socket.reset()
+        #expect(await eventually { server.openEventStreamCount == 0 })
+        #expect(await sender.value > 0)
+        #expect(!stream.isOpen)
+        #expect(await stream.closed() == .clientDisconnected)
+    }
+
+    @Test("close() flushes queued events, then ends the response cleanly")
+    func closeFlushes() async throws {
+        let hub = StreamHub()
+        let sendAfterClose = Mutex<Bool?>(nil)
+        let server = try streamServer(hub: hub) { stream, _ in
+            for i in 1...3 { stream.send(id: "\(i)", data: "event \(i)") }
+            stream.close()
+            sendAfterClose.withLock { $0 = stream.send(data: "too late") }
+        }
+        defer { server.stop() }
+        let port = server.port
+        let (blocks, clean) = try await offPool { () -> ([[String]], Bool) in
+            var (events, _) = try EventReader.open(port: port)
+            defer { events.socket.close() }
+            let blocks = try (0..<4).map { _ in try events.nextBlock() }
+            return (blocks, try events.readToEnd(timeout: 5))
+        }
+        #expect(blocks.dropFirst().map { $0.last } == ["data: event 1", "data: event 2", "data: event 3"])
+        #expect(clean)
+        #expect(sendAfterClose.withLock { $0 } == false)
+        #expect(await eventually { hub.closeReasons == [.closedByServer] })
+        #expect(server.openEventStreamCount == 0)
+    }
+
+    @Test("a client that stops reading is cut off at the buffer cap, and its slot is freed")
+    func slowClientIsCutOff() async throws {
+        let hub = StreamHub()
+        let server = try streamServer(hub: hub, limits: Limits(maxEventStreamBufferBytes: 64 * 1024))
+        defer { server.stop() }
+        let port = server.port
+        let socket = try await offPool { () -> TestSocket in
+            var (reader, _) = try EventReader.open(port: port)
+            _ = try reader.nextBlock()
+            return reader.socket  // and never read again
+        }
+        defer { socket.close() }
+        #expect(await eventually { hub.count == 1 })
+        let stream = try #require(hub.all.first)
+        let payload = String(repeating: "p", count: 1024)
+        var sent = 0
+        // Loopback socket buffers take a few MiB before our buffer starts to fill.
+        while sent < 50_000, stream.send(data: payload) {
+            sent += 1
+            if sent % 256 == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        #expect(sent < 50_000)
+        #expect(await stream.closed() == .bufferOverflow)
+        #expect(await eventually { server.openEventStreamCount == 0 })
+        #expect(await eventually { server.openConnectionCount == 0 })
+    }
+}

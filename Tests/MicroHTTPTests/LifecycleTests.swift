@@ -1,0 +1,76 @@
+import Foundation
+import MicroHTTP
+import Synchronization
+import Testing
+
+@Suite("Server lifecycle")
+struct LifecycleTests {
+    @Test("port 0 picks a free port; a port in use makes start() throw")
+    func ports() async throws {
+        let first = try startServer(handler: echoHandler)
+        defer { first.stop() }
+        #expect(first.port > 0)
+        #expect(first.isRunning)
+        let clash = try HTTPServer(configuration: .init(host: "127.0.0.1", port: first.port), logger: quietLogger, handler: echoHandler)
+        #expect(throws: HTTPServer.ServerError.self) { try clash.start() }
+        #expect(try await get(port: first.port, "/hello").text == "hello")
+    }
+
+    @Test("an invalid host is refused")
+    func invalidHost() throws {
+        let server = try HTTPServer(configuration: .init(host: "not an address", port: 0), logger: quietLogger, handler: echoHandler)
+        #expect(throws: HTTPServer.ServerError.self) { try server.start() }
+    }
+
+    @Test("stop ends every open stream, answers in-flight requests, and is idempotent")
+    func stopWithOpenStreams() async throws {
+        let hub = StreamHub()
+        let entered = Atomic<Int>(0)
+        let server = try startServer { request in
+            switch request.path {
+            case "/events": return .eventStream { hub.add($0) }
+            default:
+                entered.add(1, ordering: .relaxed)
+                try? await Task.sleep(for: .seconds(5))
+                return .text("late")
+            }
+        }
+        let port = server.port
+        let readers = try await offPool { () -> [EventReader] in
+            try (0..<3).map { _ in
+                var (reader, _) = try EventReader.open(port: port)
+                _ = try reader.nextBlock()
+                return reader
+            }
+        }
+        defer { readers.forEach { $0.socket.close() } }
+        async let inFlight = exchange(port: port, "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n", timeout: 3)
+        #expect(await eventually { hub.count == 3 && entered.load(ordering: .relaxed) == 1 })
+
+        let start = ContinuousClock.now
+        await server.stop()
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(!server.isRunning)
+        #expect(server.openEventStreamCount == 0)
+        #expect(hub.closeReasons == [.serverStopped, .serverStopped, .serverStopped])
+        let answer = try? await inFlight
+        #expect(answer == nil || answer?.status == 503)
+        let ended = try await offPool { () -> Bool in
+            var readers = readers
+            for i in readers.indices { _ = try? readers[i].readToEnd(timeout: 2) }
+            return readers.allSatisfy { $0.reader.closed }
+        }
+        #expect(ended)
+        await server.stop()
+        await server.stop()
+    }
+
+    @Test("a stopped server cannot be restarted and refuses connections")
+    func stoppedServer() async throws {
+        let server = try startServer(handler: echoHandler)
+        let port = server.port
+        await server.stop()
+        #expect(throws: HTTPServer.ServerError.self) { try server.start() }
+        await #expect(throws: ClientError.self) { try await get(port: port, "/hello") }
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import MicroHTTP
+import Testing
+
+/// Answers with what it saw, as JSON, so tests can check the parsing end to end.
+let echoHandler: HTTPServer.Handler = { request in
+    switch request.path {
+    case "/hello":
+        return .text("hello")
+    case "/only-get":
+        guard request.method == .get else {
+            return HTTPError(.methodNotAllowed, headers: ["Allow": "GET"]).response
+        }
+        return .text("ok")
+    case "/throws-http-error":
+        throw HTTPError(.conflict, code: "version_conflict", message: "stale version")
+    case "/throws-other":
+        struct Oops: Error {}
+        throw Oops()
+    case "/cookie":
+        var response = Response.text("set")
+        response.setCookie(SetCookie(name: "sid", value: "abc123", maxAge: 60))
+        response.setCookie(SetCookie(name: "theme", value: "dark", httpOnly: false, sameSite: .strict))
+        return response
+    case "/redirect":
+        return .redirect(to: "/hello")
+    case "/slow":
+        try await Task.sleep(for: .seconds(1))
+        return .text("slow")
+    default:
+        guard request.path.hasPrefix("/echo") else { return HTTPError(.notFound, message: "No route for \(request.path)").response }
+        var fields: [String: String] = [
+            "method": request.method.rawValue,
+            "path": request.path,
+            "rawPath": request.rawPath,
+            "bodyCount": "\(request.body.count)",
+            "body": request.bodyText,
+            "segments": request.pathSegments.joined(separator: "|"),
+        ]
+        for item in request.queryItems { fields["q." + item.name] = item.value ?? "<nil>" }
+        fields["header.x-test"] = request.headers["x-TEST"]
+        fields["lastEventID"] = request.lastEventID
+        fields["cookie.sid"] = request.cookies["sid"]
+        fields["cookie.theme"] = request.cookies["theme"]
+        return .json(fields)
+    }
+}
+
+@Suite("Requests and responses")
+struct RequestTests {
+    @Test("a GET is answered with the handler's status, headers and body")
+    func plainGet() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let response = try await get(port: server.port, "/hello")
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "text/plain; charset=utf-8")
+        #expect(response.text == "hello")
+    }
+
+    @Test("query items are percent- and plus-decoded, a bare name has no value, bad escapes stay")
+    func queryDecoding() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let json = try await get(port: server.port, "/echo?q=a%20b+c&check=%E2%9C%93&flag&bad=%zz&plus=%2B").json
+        #expect(json["q.q"] == "a b c")
+        #expect(json["q.check"] == "✓")
+        #expect(json["q.flag"] == "<nil>")
+        #expect(json["q.bad"] == "%zz")
+        #expect(json["q.plus"] == "+")
+    }
+
+    @Test("the path is percent-decoded while rawPath and pathSegments keep an encoded slash apart")
+    func pathDecoding() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let json = try await get(port: server.port, "/echo/a%20b/c%2Fd").json
+        #expect(json["path"] == "/echo/a b/c/d")
+        #expect(json["rawPath"] == "/echo/a%20b/c%2Fd")
+        #expect(json["segments"] == "echo|a b|c/d")
+    }
+
+    @Test("header lookup ignores case, and Last-Event-ID reaches the handler")
+    func headers() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let json = try await get(port: server.port, "/echo", headers: ["X-Test": "yes", "last-event-id": "41"]).json
+        #expect(json["header.x-test"] == "yes")
+        #expect(json["lastEventID"] == "41")
+    }
+
+    @Test("cookies are read from the Cookie header")
+    func cookies() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let json = try await get(port: server.port, "/echo", headers: ["Cookie": "theme=\"dark\"; sid=s3cr3t; junk"]).json
+        #expect(json["cookie.sid"] == "s3cr3t")
+        #expect(json["cookie.theme"] == "dark")
+    }
+
+    @Test("several Set-Cookie headers go out with their attributes")
+    func setCookies() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let response = try await get(port: server.port, "/cookie")
+        let cookies = response.headers.filter { $0.0.lowercased() == "set-cookie" }.map(\.1)
+        #expect(cookies == [
+            "sid=abc123; Path=/; Max-Age=60; HttpOnly; SameSite=Lax",
+            "theme=dark; Path=/; SameSite=Strict",
+        ])
+    }
+
+    @Test("a body exactly at the limit is delivered whole")
+    func bodyAtLimit() async throws {
+        let server = try startServer(limits: Limits(maxBodyBytes: 1024), handler: echoHandler)
+        defer { server.stop() }
+        let body = [UInt8](repeating: UInt8(ascii: "x"), count: 1024)
+        let response = try await post(port: server.port, "/echo", body: body)
+        #expect(response.status == 200)
+        #expect(response.json["bodyCount"] == "1024")
+        #expect(response.json["method"] == "POST")
+    }
+
+    @Test("a declared body over the limit gets 413 at once, without the body being sent")
+    func declaredBodyOverLimit() async throws {
+        let server = try startServer(limits: Limits(maxBodyBytes: 1024), handler: echoHandler)
+        defer { server.stop() }
+        let start = ContinuousClock.now
+        let response = try await exchange(port: server.port, "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100000000\r\n\r\n", timeout: 3)
+        #expect(response.status == 413)
+        #expect(response.json["error"] == "payload_too_large")
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test("a chunked body that grows past the limit gets 413")
+    func chunkedBodyOverLimit() async throws {
+        let server = try startServer(limits: Limits(maxBodyBytes: 1024), handler: echoHandler)
+        defer { server.stop() }
+        let chunk = String(repeating: "y", count: 800)
+        let raw = "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "320\r\n\(chunk)\r\n320\r\n\(chunk)\r\n0\r\n\r\n"
+        let response = try await exchange(port: server.port, raw)
+        #expect(response.status == 413)
+        #expect(response.json["error"] == "payload_too_large")
+    }
+
+    @Test("a chunked body far past the limit is cut off: the connection closes, memory stays flat")
+    func chunkedBodyFarOverLimit() async throws {
+        let server = try startServer(limits: Limits(maxBodyBytes: 1024), handler: echoHandler)
+        defer { server.stop() }
+        let port = server.port
+        let closed = try await offPool { () -> Bool in
+            let socket = try TestSocket.connect(port: port)
+            defer { socket.close() }
+            try socket.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = "8000\r\n" + String(repeating: "z", count: 0x8000) + "\r\n"
+            for _ in 0..<64 { guard (try? socket.send(chunk)) != nil else { break } }  // 2 MiB offered
+            var reader = ResponseReader(socket)
+            if let response = try? reader.readResponse(timeout: 3) { return response.status == 413 }
+            return reader.closed
+        }
+        #expect(closed)
+        #expect(try await get(port: port, "/hello").status == 200)
+    }
+
+    @Test("an unknown path gets the JSON 404 shape")
+    func notFound() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let response = try await get(port: server.port, "/nope")
+        #expect(response.status == 404)
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(response.json == ["error": "not_found", "message": "No route for /nope"])
+    }
+
+    @Test("a wrong method gets 405 with Allow")
+    func methodNotAllowed() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let response = try await post(port: server.port, "/only-get", body: [])
+        #expect(response.status == 405)
+        #expect(response.header("Allow") == "GET")
+        #expect(response.json["error"] == "method_not_allowed")
+    }
+
+    @Test("a thrown HTTPError becomes its JSON response; any other error a JSON 500")
+    func thrownErrors() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let conflict = try await get(port: server.port, "/throws-http-error")
+        #expect(conflict.status == 409)
+        #expect(conflict.json == ["error": "version_conflict", "message": "stale version"])
+        let failure = try await get(port: server.port, "/throws-other")
+        #expect(failure.status == 500)
+        #expect(failure.json["error"] == "internal_error")
+    }
+
+    @Test("keep-alive serves several requests on one connection")
+    func keepAlive() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let port = server.port
+        let bodies = try await offPool { () -> [String] in
+            let socket = try TestSocket.connect(port: port)
+            defer { socket.close() }
+            var reader = ResponseReader(socket)
+            var bodies: [String] = []
+            for i in 0..<3 {
+                try socket.send("GET /echo?i=\(i) HTTP/1.1\r\nHost: t\r\n\r\n")
+                bodies.append(try reader.readResponse().json["q.i"] ?? "")
+            }
+            return bodies
+        }
+        #expect(bodies == ["0", "1", "2"])
+    }
+
+    @Test("a handler that awaits does not hold up other requests")
+    func slowHandlerDoesNotBlock() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let port = server.port
+        async let slow = get(port: port, "/slow")
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        let fast = try await get(port: port, "/hello")
+        #expect(ContinuousClock.now - start < .milliseconds(700))
+        #expect(fast.text == "hello")
+        #expect(try await slow.text == "slow")
+    }
+
+    @Test("HEAD gets the headers without a body; a redirect is a 303 with Location")
+    func headAndRedirect() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let head = try await exchange(port: server.port, "HEAD /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", head: true)
+        #expect(head.status == 200)
+        #expect(head.header("Content-Length") == "5")
+        let redirect = try await get(port: server.port, "/redirect")
+        #expect(redirect.status == 303)
+        #expect(redirect.header("Location") == "/hello")
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import MicroHTTP
+import Testing
+
+/// Whatever a client sends, the server keeps serving and frees what the client held.
+@Suite("Hostile and broken clients")
+struct RobustnessTests {
+    @Test("malformed request lines are refused and the server keeps serving", arguments: [
+        "GARBAGE\r\n\r\n",
+        "GET\r\n\r\n",
+        "GET / HTTP/9.9\r\nHost: t\r\n\r\n",
+        "GET / HTTP/1.1\r\nNo colon here\r\n\r\n",
+        "\r\n\r\n\r\n",
+        "GET /hello HTTP/1.1\r\nHost: t\r\nContent-Length: -5\r\n\r\n",
+        "GET /hello HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+    ])
+    func malformed(raw: String) async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let port = server.port
+        let status = try await offPool { () -> Int? in
+            let socket = try TestSocket.connect(port: port)
+            defer { socket.close() }
+            try socket.send(raw)
+            socket.shutdownWrite()
+            var reader = ResponseReader(socket)
+            return try? reader.readResponse(timeout: 3).status
+        }
+        #expect(status == nil || (400..<600).contains(status!))
+        #expect(try await get(port: port, "/hello").status == 200)
+    }
+
+    @Test("a header block over the limit is refused and the server keeps serving")
+    func hugeHeaders() async throws {
+        let server = try startServer(limits: Limits(maxHeaderBytes: 4096), handler: echoHandler)
+        defer { server.stop() }
+        let port = server.port
+        let big = String(repeating: "h", count: 64 * 1024)
+        let status = try await offPool { () -> Int? in
+            let socket = try TestSocket.connect(port: port)
+            defer { socket.close() }
+            try? socket.send("GET /hello HTTP/1.1\r\nHost: t\r\nX-Big: \(big)\r\n\r\n")
+            var reader = ResponseReader(socket)
+            return try? reader.readResponse(timeout: 3).status
+        }
+        #expect(status == nil || status == 431 || status == 413 || status == 400)
+        let ordinary = try await get(port: port, "/echo", headers: ["X-Test": String(repeating: "o", count: 1000)])
+        #expect(ordinary.status == 200)
+    }
+
+    @Test("invalid UTF-8 in the path, query and headers is replaced, not trusted")
+    func invalidUTF8() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        var raw = Array("GET /echo%FF%FE/".utf8) + [0xC3, 0x28] + Array("?q=%C3%28&r=".utf8) + [0xFF]
+        raw += Array(" HTTP/1.1\r\nHost: t\r\nConnection: close\r\nX-Test: ".utf8) + [0xFE, 0xFF] + Array("\r\n\r\n".utf8)
+        let response = try await exchange(port: server.port, raw)
+        if response.status == 200 {
+            #expect(response.json["path"]?.contains("\u{FFFD}") == true)
+            #expect(response.json["q.q"] == "\u{FFFD}(")
+        } else {
+            #expect(response.status == 400)
+        }
+        #expect(try await get(port: server.port, "/hello").status == 200)
+    }
+
+    @Test("a client that sends its headers too slowly is disconnected after the timeout")
+    func slowloris() async throws {
+        let server = try startServer(limits: Limits(requestTimeout: .seconds(1)), handler: echoHandler)
+        defer { server.stop() }
+        let port = server.port
+        let elapsed = try await offPool { () -> Duration in
+            let socket = try TestSocket.connect(port: port)
+            defer { socket.close() }
+            let start = ContinuousClock.now
+            try socket.send("GET /hello HTTP/1.1\r\nHost: t\r\n")
+            var reader = ResponseReader(socket)
+            try reader.waitForClose(timeout: 5)
+            return ContinuousClock.now - start
+        }
+        #expect(elapsed < .seconds(4))
+        #expect(await eventually { server.openConnectionCount == 0 })
+    }
+
+    @Test("a half-closed client still gets its response")
+    func halfClosed() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let port = server.port
+        let response = try await offPool { () -> HTTPResponse? in
+            let socket = try TestSocket.connect(port: port)
+            defer { socket.close() }
+            try socket.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+            socket.shutdownWrite()
+            var reader = ResponseReader(socket)
+            return try? reader.readResponse(timeout: 3)
+        }
+        // libmicrohttpd may answer or just close; either way nothing is left behind.
+        #expect(response == nil || response?.text == "hello")
+        #expect(await eventually { server.openConnectionCount == 0 })
+    }
+
+    @Test("1,000 clients connecting and vanishing do not exhaust the connection limit")
+    func connectAndVanish() async throws {
+        let hub = StreamHub()
+        let server = try startServer(limits: Limits(maxConnections: 50, overflowConnections: 8)) { request in
+            if request.path == "/events" { return .eventStream { hub.add($0) } }
+            return try await echoHandler(request)
+        }
+        defer { server.stop() }
+        let port = server.port
+        try await offPool {
+            for i in 0..<1_000 {
+                let socket = try TestSocket.connect(port: port)
+                switch i % 5 {
+                case 0: socket.close()
+                case 1:
+                    try? socket.send("GET /hel")
+                    socket.close()
+                case 2:
+                    try? socket.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+                    socket.reset()
+                case 3:
+                    try? socket.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
+                    socket.close()
+                default:
+                    try? socket.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\nabc")
+                    socket.reset()
+                }
+            }
+        }
+        #expect(await eventually(timeout: .seconds(10)) { server.openConnectionCount == 0 })
+        #expect(await eventually { server.openEventStreamCount == 0 })
+        #expect(try await get(port: port, "/hello").status == 200)
+    }
+
+    @Test("past the connection limit a client gets a quick JSON 503, and service resumes after")
+    func connectionLimit() async throws {
+        let hub = StreamHub()
+        let server = try startServer(limits: Limits(maxConnections: 5)) { request in
+            if request.path == "/events" { return .eventStream { hub.add($0) } }
+            return try await echoHandler(request)
+        }
+        defer { server.stop() }
+        let port = server.port
+        let readers = try await offPool { () -> [EventReader] in
+            try (0..<5).map { _ in
+                var (reader, _) = try EventReader.open(port: port)
+                _ = try reader.nextBlock()
+                return reader
+            }
+        }
+        #expect(await eventually { hub.count == 5 })
+        let start = ContinuousClock.now
+        let refused = try await get(port: port, "/hello")
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(refused.status == 503)
+        #expect(refused.json["error"] == "overloaded")
+        readers.forEach { $0.socket.close() }
+        #expect(await eventually { server.openConnectionCount == 0 })
+        #expect(try await get(port: port, "/hello").status == 200)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import MicroHTTP
+import Testing
+
+/// A served directory with a file outside it, and symlinks pointing in and out.
+struct StaticFixture {
+    let base: URL
+    var root: URL { base.appendingPathComponent("root") }
+
+    init() throws {
+        base = FileManager.default.temporaryDirectory.appendingPathComponent("microhttp-static-\(UUID().uuidString)")
+        let fm = FileManager.default
+        try fm.createDirectory(at: base.appendingPathComponent("root/sub"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: base.appendingPathComponent("outside"), withIntermediateDirectories: true)
+        try "<h1>index</h1>".write(to: base.appendingPathComponent("root/index.html"), atomically: true, encoding: .utf8)
+        try "console.log(1)".write(to: base.appendingPathComponent("root/app.js"), atomically: true, encoding: .utf8)
+        try "body{}".write(to: base.appendingPathComponent("root/style.css"), atomically: true, encoding: .utf8)
+        try "{\"a\":1}".write(to: base.appendingPathComponent("root/sub/data.json"), atomically: true, encoding: .utf8)
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: base.appendingPathComponent("root/logo.png"))
+        try "TOP SECRET".write(to: base.appendingPathComponent("outside/secret.txt"), atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: base.appendingPathComponent("root/link-out").path, withDestinationPath: "../outside/secret.txt")
+        try fm.createSymbolicLink(atPath: base.appendingPathComponent("root/link-dir").path, withDestinationPath: "../outside")
+        try fm.createSymbolicLink(atPath: base.appendingPathComponent("root/link-in.js").path, withDestinationPath: "app.js")
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: base) }
+
+    func server() throws -> HTTPServer {
+        let files = StaticFiles(root: root, urlPrefix: "/static")
+        return try startServer { request in
+            files.response(for: request) ?? HTTPError(.notFound).response
+        }
+    }
+}
+
+@Suite("Static files")
+struct StaticFilesTests {
+    @Test("files are served with the Content-Type of their extension", arguments: [
+        ("/static/index.html", "text/html; charset=utf-8", "<h1>index</h1>"),
+        ("/static/app.js", "text/javascript; charset=utf-8", "console.log(1)"),
+        ("/static/style.css", "text/css; charset=utf-8", "body{}"),
+        ("/static/sub/data.json", "application/json", "{\"a\":1}"),
+        ("/static/", "text/html; charset=utf-8", "<h1>index</h1>"),
+        ("/static/link-in.js", "text/javascript; charset=utf-8", "console.log(1)"),
+    ])
+    func contentTypes(path: String, contentType: String, body: String) async throws {
+        let fixture = try StaticFixture()
+        defer { fixture.remove() }
+        let server = try fixture.server()
+        defer { server.stop() }
+        let response = try await get(port: server.port, path)
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == contentType)
+        #expect(response.text == body)
+        #expect(response.header("Cache-Control") == "no-cache")
+    }
+
+    @Test("a matching If-None-Match gets 304 with the same ETag; a stale one gets the file")
+    func etags() async throws {
+        let fixture = try StaticFixture()
+        defer { fixture.remove() }
+        let server = try fixture.server()
+        defer { server.stop() }
+        let first = try await get(port: server.port, "/static/app.js")
+        let etag = try #require(first.header("ETag"))
+        #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
+        let again = try await get(port: server.port, "/static/app.js", headers: ["If-None-Match": "\"other\", \(etag)"])
+        #expect(again.status == 304)
+        #expect(again.header("ETag") == etag)
+        #expect(again.body.isEmpty)
+        let stale = try await get(port: server.port, "/static/app.js", headers: ["If-None-Match": "\"stale\""])
+        #expect(stale.status == 200)
+        #expect(stale.text == "console.log(1)")
+    }
+
+    @Test("paths that leave the root are 404, however they are spelled", arguments: [
+        "/static/../outside/secret.txt",
+        "/static/%2e%2e/outside/secret.txt",
+        "/static/%2E%2E/%2E%2E/etc/passwd",
+        "/static/..%2foutside%2fsecret.txt",
+        "/static/sub/../../outside/secret.txt",
+        "/static/sub/%2e%2e/%2e%2e/outside/secret.txt",
+        "/static//etc/passwd",
+        "/static/%2fetc%2fpasswd",
+        "/static/link-out",
+        "/static/link-dir/secret.txt",
+        "/static/app.js%00.txt",
+        "/static/.",
+        "/etc/passwd",
+    ])
+    func traversal(path: String) async throws {
+        let fixture = try StaticFixture()
+        defer { fixture.remove() }
+        let server = try fixture.server()
+        defer { server.stop() }
+        let response = try await exchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        #expect(response.status == 404)
+        #expect(!response.text.contains("SECRET"))
+        #expect(!response.text.contains("root:"))
+    }
+
+    @Test("HEAD gets headers only; other methods on a file get 405 with Allow")
+    func methods() async throws {
+        let fixture = try StaticFixture()
+        defer { fixture.remove() }
+        let server = try fixture.server()
+        defer { server.stop() }
+        let head = try await exchange(port: server.port, "HEAD /static/logo.png HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", head: true)
+        #expect(head.status == 200)
+        #expect(head.header("Content-Type") == "image/png")
+        #expect(head.header("Content-Length") == "4")
+        let post = try await post(port: server.port, "/static/app.js", body: [])
+        #expect(post.status == 405)
+        #expect(post.header("Allow") == "GET, HEAD")
+    }
+}

@@ -1,0 +1,297 @@
+import Foundation
+import Logging
+import MicroHTTP
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Plain-socket HTTP clients for the tests: exact bytes on the wire, no proxies, no retries.
+/// Blocking socket calls run on their own threads (`offPool`), never on the cooperative pool
+/// the server's handlers need.
+
+struct ClientError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs blocking code on a fresh thread and awaits its result.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+struct TestSocket: Sendable {
+    let fd: Int32
+
+    static func connect(port: Int) throws -> TestSocket {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError("socket: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard rc == 0 else {
+            Glibc.close(fd)
+            throw ClientError("connect: errno \(errno)")
+        }
+        return TestSocket(fd: fd)
+    }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw ClientError("send: errno \(errno)") }
+            offset += n
+        }
+    }
+
+    /// One `recv` of up to 64 KiB; `[]` means the server closed. Throws on timeout.
+    func receive(timeout: Double) throws -> [UInt8] {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&pfd, 1, Int32(timeout * 1000))
+        guard ready > 0 else { throw ClientError("timed out after \(timeout)s waiting for data") }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n < 0 {
+            if errno == ECONNRESET { return [] }
+            throw ClientError("recv: errno \(errno)")
+        }
+        return Array(buffer[0..<n])
+    }
+
+    func shutdownWrite() { _ = shutdown(fd, Int32(SHUT_WR)) }
+
+    func close() { Glibc.close(fd) }
+
+    /// Closes with an RST instead of a FIN (SO_LINGER 0): an abrupt disconnect.
+    func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        Glibc.close(fd)
+    }
+}
+
+struct HTTPResponse: Sendable {
+    var status: Int
+    var headers: [(String, String)]
+    var body: [UInt8]
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var json: [String: String] {
+        (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: String]) ?? [:]
+    }
+}
+
+/// Reads HTTP responses from one connection (keep-alive aware).
+struct ResponseReader {
+    let socket: TestSocket
+    var buffer: [UInt8] = []
+    var closed = false
+
+    init(_ socket: TestSocket) { self.socket = socket }
+
+    mutating func fill(timeout: Double) throws {
+        let chunk = try socket.receive(timeout: timeout)
+        if chunk.isEmpty { closed = true } else { buffer += chunk }
+    }
+
+    mutating func readHead(timeout: Double) throws -> (Int, [(String, String)]) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let end = find([13, 10, 13, 10]) {
+                let head = String(decoding: buffer[0..<end], as: UTF8.self)
+                buffer.removeFirst(end + 4)
+                var lines = head.components(separatedBy: "\r\n")
+                let statusLine = lines.removeFirst().split(separator: " ")
+                guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw ClientError("bad status line: \(head)") }
+                let headers = lines.compactMap { line -> (String, String)? in
+                    guard let colon = line.firstIndex(of: ":") else { return nil }
+                    return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                }
+                return (status, headers)
+            }
+            if closed { throw ClientError("connection closed before a response (\(buffer.count) bytes)") }
+            try fill(timeout: max(0.01, deadline.timeIntervalSinceNow))
+        }
+    }
+
+    mutating func readResponse(timeout: Double = 5, head: Bool = false) throws -> HTTPResponse {
+        let (status, headers) = try readHead(timeout: timeout)
+        var response = HTTPResponse(status: status, headers: headers, body: [])
+        if head || status == 304 || status == 204 { return response }
+        if let length = response.header("Content-Length").flatMap({ Int($0) }) {
+            while buffer.count < length {
+                if closed { throw ClientError("closed mid-body") }
+                try fill(timeout: timeout)
+            }
+            response.body = Array(buffer[0..<length])
+            buffer.removeFirst(length)
+        } else if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+            while true {
+                while find([13, 10]) == nil {
+                    if closed { throw ClientError("closed mid-chunk") }
+                    try fill(timeout: timeout)
+                }
+                let lineEnd = find([13, 10])!
+                let size = Int(String(decoding: buffer[0..<lineEnd], as: UTF8.self).split(separator: ";")[0], radix: 16) ?? 0
+                while buffer.count < lineEnd + 2 + size + 2 {
+                    if closed { throw ClientError("closed mid-chunk") }
+                    try fill(timeout: timeout)
+                }
+                response.body += buffer[(lineEnd + 2)..<(lineEnd + 2 + size)]
+                buffer.removeFirst(lineEnd + 2 + size + 2)
+                if size == 0 { break }
+            }
+        } else {
+            while !closed { try fill(timeout: timeout) }
+            response.body = buffer
+            buffer = []
+        }
+        return response
+    }
+
+    /// Waits for the server to close the connection (EOF or reset).
+    mutating func waitForClose(timeout: Double) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !closed {
+            try fill(timeout: max(0.01, deadline.timeIntervalSinceNow))
+        }
+    }
+
+    func find(_ needle: [UInt8]) -> Int? {
+        guard buffer.count >= needle.count else { return nil }
+        for i in 0...(buffer.count - needle.count) where buffer[i] == needle[0] {
+            if Array(buffer[i..<(i + needle.count)]) == needle { return i }
+        }
+        return nil
+    }
+}
+
+/// Reads server-sent events (raw blocks between blank lines) from a stream's body, after the
+/// response head; handles the chunked transfer coding.
+struct EventReader {
+    var reader: ResponseReader
+    var text = ""
+
+    /// Connects and sends `GET path`, returning once the response head has arrived.
+    static func open(port: Int, path: String = "/events", headers: [String: String] = [:]) throws -> (EventReader, Int) {
+        let socket = try TestSocket.connect(port: port)
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        try socket.send("GET \(path) HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\(extra)\r\n")
+        var reader = ResponseReader(socket)
+        let (status, _) = try reader.readHead(timeout: 5)
+        return (EventReader(reader: reader), status)
+    }
+
+    var socket: TestSocket { reader.socket }
+
+    /// The next block (lines up to a blank line), comments included.
+    mutating func nextBlock(timeout: Double = 5) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let range = text.range(of: "\n\n") {
+                let block = String(text[..<range.lowerBound])
+                text.removeSubrange(..<range.upperBound)
+                return block.components(separatedBy: "\n")
+            }
+            if reader.closed { throw ClientError("stream ended") }
+            try pullChunks(timeout: max(0.01, deadline.timeIntervalSinceNow))
+        }
+    }
+
+    /// Reads until the server ends the stream; returns whether it ended cleanly (last chunk).
+    mutating func readToEnd(timeout: Double) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !reader.closed {
+            if endedCleanly { return true }
+            try pullChunks(timeout: max(0.01, deadline.timeIntervalSinceNow))
+        }
+        return endedCleanly
+    }
+
+    private var endedCleanly = false
+
+    /// Decodes the chunks already buffered, reading more only when none is complete.
+    private mutating func pullChunks(timeout: Double) throws {
+        if try !decodeChunks() {
+            try reader.fill(timeout: timeout)
+            _ = try decodeChunks()
+        }
+    }
+
+    private mutating func decodeChunks() throws -> Bool {
+        var progressed = false
+        while let lineEnd = reader.find([13, 10]) {
+            let sizeText = String(decoding: reader.buffer[0..<lineEnd], as: UTF8.self)
+            guard let size = Int(sizeText, radix: 16) else { throw ClientError("bad chunk size \(sizeText)") }
+            guard reader.buffer.count >= lineEnd + 2 + size + 2 else { break }
+            text += String(decoding: reader.buffer[(lineEnd + 2)..<(lineEnd + 2 + size)], as: UTF8.self)
+            reader.buffer.removeFirst(lineEnd + 2 + size + 2)
+            progressed = true
+            if size == 0 { endedCleanly = true }
+        }
+        return progressed
+    }
+}
+
+// MARK: - Servers
+
+let quietLogger: Logger = {
+    var logger = Logger(label: "MicroHTTPTests")
+    logger.logLevel = .critical
+    return logger
+}()
+
+func startServer(limits: Limits = Limits(), handler: @escaping HTTPServer.Handler) throws -> HTTPServer {
+    let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, limits: limits), logger: quietLogger, handler: handler)
+    try server.start()
+    return server
+}
+
+/// Sends `raw` on a new connection and reads one response.
+func exchange(port: Int, _ raw: String, timeout: Double = 5, head: Bool = false) async throws -> HTTPResponse {
+    try await exchange(port: port, Array(raw.utf8), timeout: timeout, head: head)
+}
+
+func exchange(port: Int, _ raw: [UInt8], timeout: Double = 5, head: Bool = false) async throws -> HTTPResponse {
+    try await offPool {
+        let socket = try TestSocket.connect(port: port)
+        defer { socket.close() }
+        try socket.send(raw)
+        var reader = ResponseReader(socket)
+        return try reader.readResponse(timeout: timeout, head: head)
+    }
+}
+
+func get(port: Int, _ target: String, headers: [String: String] = [:]) async throws -> HTTPResponse {
+    let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+    return try await exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\(extra)\r\n")
+}
+
+func post(port: Int, _ target: String, body: [UInt8], headers: [String: String] = [:]) async throws -> HTTPResponse {
+    let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+    let head = "POST \(target) HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\(extra)\r\n"
+    return try await exchange(port: port, Array(head.utf8) + body)
+}
