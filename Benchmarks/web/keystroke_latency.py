@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Keystroke -> event latency of the Mountains search (issue 6 benchmark).
+
+Starts the release server with a 10,000-mountain data set, opens N sessions (each with its
+page visit, cookie and SSE stream), then types: every keystroke is a POST to
+/demos/mountains/actions/search, and its latency is the time from sending the POST to the
+arrival, on that session's event stream, of the changeset event carrying the version the
+POST returned. Standard library only; everything on 127.0.0.1, bounded in count and time.
+
+    python3 Benchmarks/web/keystroke_latency.py --binary .build/release/diffable-web
+"""
+import argparse, asyncio, json, os, resource, socket, statistics, subprocess, sys, time
+
+WORDS = ["k", "ka", "kan", "kang", "kan", "ka", "k", "", "m", "mo", "mon", "mont", "monte", "mont", "mon", "mo", "m",
+         "", "b", "be", "ben", "ben ", "ben m", "ben", "be", "b", "", "a", "al", "alp", "al", "a", ""]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Session:
+    def __init__(self, port):
+        self.port, self.cookie, self.arrivals, self.waiters = port, None, {}, {}
+        self.payload_sizes = {}
+
+    async def start(self):
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        writer.write(b"GET /demos/mountains HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        head = (await reader.read(-1)).split(b"\r\n\r\n", 1)[0].decode()
+        writer.close()
+        for line in head.split("\r\n"):
+            if line.lower().startswith("set-cookie: dw_session="):
+                self.cookie = line.split("=", 1)[1].split(";", 1)[0]
+        self.sse_reader, self.sse_writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.sse_writer.write(f"GET /demos/mountains/events?width=1024&height=768 HTTP/1.1\r\nHost: x\r\nCookie: dw_session={self.cookie}\r\n\r\n".encode())
+        await self.sse_writer.drain()
+        self.ready = asyncio.Event()
+        self.task = asyncio.create_task(self.read_events())
+        await asyncio.wait_for(self.ready.wait(), 30)
+        self.post_reader, self.post_writer = await asyncio.open_connection("127.0.0.1", self.port)
+
+    async def read_events(self):
+        # Chunked transfer: parse chunk sizes, then SSE blocks separated by blank lines.
+        r = self.sse_reader
+        while (await r.readline()) not in (b"\r\n", b""):
+            pass
+        buffer = b""
+        while True:
+            size_line = await r.readline()
+            if not size_line:
+                return
+            size = int(size_line.strip() or b"0", 16)
+            if size == 0:
+                return
+            buffer += await r.readexactly(size)
+            await r.readexactly(2)
+            while b"\n\n" in buffer:
+                block, buffer = buffer.split(b"\n\n", 1)
+                now = time.perf_counter()
+                event, ident, data_len = None, None, 0
+                for line in block.split(b"\n"):
+                    if line.startswith(b"event: "): event = line[7:].decode()
+                    elif line.startswith(b"id: "): ident = line[4:].decode()
+                    elif line.startswith(b"data: "): data_len += len(line) - 6
+                if event == "snapshot":
+                    self.ready.set()
+                if event == "changeset" and ident is not None:
+                    version = int(ident.split(".")[0])
+                    self.arrivals[version] = now
+                    self.payload_sizes[version] = data_len
+                    waiter = self.waiters.pop(version, None)
+                    if waiter and not waiter.done():
+                        waiter.set_result(now)
+
+    async def keystroke(self, query, seq):
+        body = json.dumps({"query": query, "seq": seq}).encode()
+        sent = time.perf_counter()
+        self.post_writer.write(b"POST /demos/mountains/actions/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                               + f"Cookie: dw_session={self.cookie}\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+        await self.post_writer.drain()
+        length = 0
+        while True:
+            line = await self.post_reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        version = json.loads(await self.post_reader.readexactly(length))["version"]
+        if version in self.arrivals:
+            arrived = self.arrivals[version]
+        else:
+            future = asyncio.get_running_loop().create_future()
+            self.waiters[version] = future
+            arrived = await asyncio.wait_for(future, 10)
+        return (arrived - sent) * 1000, self.payload_sizes.get(version, 0), query
+
+    def close(self):
+        self.task.cancel()
+        for w in (self.sse_writer, self.post_writer):
+            w.close()
+
+
+async def run(port, sessions, keystrokes_per_session):
+    clients = [Session(port) for _ in range(sessions)]
+    for start in range(0, sessions, 100):
+        await asyncio.gather(*(c.start() for c in clients[start:start + 100]))
+
+    async def type_words(client, offset):
+        results = []
+        for i in range(keystrokes_per_session):
+            results.append(await client.keystroke(WORDS[(offset + i) % len(WORDS)], i + 1))
+        return results
+
+    started = time.perf_counter()
+    per_session = await asyncio.gather(*(type_words(c, i) for i, c in enumerate(clients)))
+    elapsed = time.perf_counter() - started
+    for c in clients:
+        c.close()
+    samples = [s for results in per_session for s in results]
+    return samples, elapsed
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=".build/release/diffable-web")
+    parser.add_argument("--mountains", type=int, default=10_000)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
+    port = free_port()
+    server = subprocess.Popen([args.binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning",
+                               "--max-sessions", "20000"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        server.stdout.readline()  # "Listening on …"
+        print(f"## Keystroke → event latency (release, {args.mountains:,} mountains, loopback)\n")
+        print("| sessions typing | keystrokes | median ms | p99 ms | max ms | keystrokes/s |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        plans = [(1, 100 if args.quick else 600), (1000, 1 if args.quick else 2)]
+        one_char = None
+        for sessions, per in plans:
+            samples, elapsed = asyncio.run(run(port, sessions, per))
+            latencies = [s[0] for s in samples]
+            print(f"| {sessions:,} | {len(samples):,} | {statistics.median(latencies):.2f} | {percentile(latencies, 99):.2f} | "
+                  f"{max(latencies):.2f} | {len(samples) / elapsed:,.0f} |")
+            if sessions == 1:
+                one_char = [s for s in samples if s[2] == "kang"]
+        if one_char:
+            print(f"\nPayload of the `kan` → `kang` changeset event: {one_char[0][1]:,} bytes of data.")
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+if __name__ == "__main__":
+    main()
