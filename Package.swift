@@ -50,7 +50,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             exclude: ["Resources/mountains-SOURCES.md"],
-            resources: [.copy("Resources/mountains.csv")]
+            resources: [.copy("Resources/mountains.csv"), .copy("Resources/openapi.json")]
         ),
         // The command line: parses flags, starts the server with the demos.
         .executableTarget(
@@ -63,7 +63,13 @@ let package = Package(
         ),
         .testTarget(name: "DiffableDataSourcesTests", dependencies: ["DiffableDataSources"]),
         .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout"]),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
-        .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources"]),
+        // Plain-socket HTTP and SSE clients shared by the server tests.
+        .target(
+            name: "HTTPTestSupport",
+            dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/HTTPTestSupport"
+        ),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"]),
+        .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport"]),
     ]
 )

@@ -111,7 +111,7 @@ enum LibMicroHTTPD {
         config.address = address.map { UnsafePointer($0.assumingMemoryBound(to: sockaddr.self)) }
         config.connection_limit = UInt32(clamping: core.maxConnections.load(ordering: .relaxed) + limits.overflowConnections)
         config.connection_timeout_seconds = limits.requestTimeoutSeconds
-        config.connection_memory_limit = max(4096, limits.maxHeaderBytes) + 8192
+        config.connection_memory_limit = max(4096, limits.maxHeaderBytes) + 2048
         config.thread_pool_size = UInt32(clamping: max(1, threads))
         config.listen_backlog = UInt32(clamping: max(16, limits.listenBacklog))
         config.access_handler = accessHandler

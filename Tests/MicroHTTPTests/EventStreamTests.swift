@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Synchronization
 import Testing
+import HTTPTestSupport
 
 /// A server whose `/events` registers streams in `hub`.
 func streamServer(hub: StreamHub, limits: Limits = Limits(), open: (@Sendable (EventStream, Request) -> Void)? = nil) throws -> HTTPServer {

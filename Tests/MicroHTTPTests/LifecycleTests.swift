@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Synchronization
 import Testing
+import HTTPTestSupport
 
 @Suite("Server lifecycle")
 struct LifecycleTests {
@@ -49,7 +50,8 @@ struct LifecycleTests {
 
         let start = ContinuousClock.now
         await server.stop()
-        #expect(ContinuousClock.now - start < .seconds(2))
+        // Not waiting for the slow handler or the streams' clients (a bound, not a benchmark).
+        #expect(ContinuousClock.now - start < .seconds(5))
         #expect(!server.isRunning)
         #expect(server.openEventStreamCount == 0)
         #expect(hub.closeReasons == [.serverStopped, .serverStopped, .serverStopped])

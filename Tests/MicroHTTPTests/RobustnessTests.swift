@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 import Testing
+import HTTPTestSupport
 
 /// Whatever a client sends, the server keeps serving and frees what the client held.
 @Suite("Hostile and broken clients")
@@ -153,7 +154,8 @@ struct RobustnessTests {
         #expect(await eventually { hub.count == 5 })
         let start = ContinuousClock.now
         let refused = try await get(port: port, "/hello")
-        #expect(ContinuousClock.now - start < .seconds(1))
+        // A quick refusal, never a hang until the 30-s timeout (a bound, not a benchmark).
+        #expect(ContinuousClock.now - start < .seconds(5))
         #expect(refused.status == 503)
         #expect(refused.json["error"] == "overloaded")
         readers.forEach { $0.socket.close() }

@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 import Testing
+import HTTPTestSupport
 
 /// A served directory with a file outside it, and symlinks pointing in and out.
 struct StaticFixture {

@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 import Testing
+import HTTPTestSupport
 
 @Suite("Value types")
 struct ValueTypeTests {

@@ -35,7 +35,7 @@ final class Hub: Sendable {
 
 var port = 0
 var staticDirectory = FileManager.default.currentDirectoryPath
-var threads = 1
+var threads = HTTPServer.Configuration.defaultThreads
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {

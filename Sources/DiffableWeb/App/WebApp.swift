@@ -18,6 +18,8 @@ public final class WebApp: Sendable {
     let sessions: SessionStore
     let demos: [DemoDescriptor]
     let logger: Logger
+    /// The OpenAPI 3.1 document of the JSON API (Resources/openapi.json), served as is.
+    let openAPIDocument: Data
     static let cookieName = "dw_session"
 
     public init(configuration: WebConfiguration, logger: Logger = Logger(label: "DiffableWeb")) async throws {
@@ -29,6 +31,10 @@ public final class WebApp: Sendable {
         var catalog = try MountainCatalog.bundled()
         if let count = configuration.mountainCount { catalog = catalog.scaled(to: count) }
         demos = [MountainsDemo.descriptor(catalog: catalog), NumbersDemo.descriptor]
+        guard let document = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
+            throw CatalogError.missing("openapi.json is not in the DiffableWeb bundle")
+        }
+        openAPIDocument = try Data(contentsOf: document)
     }
 
     func demo(named name: String) -> DemoDescriptor? { demos.first { $0.name == name } }

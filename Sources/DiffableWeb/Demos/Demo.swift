@@ -21,6 +21,9 @@ public protocol Demo: AnyObject, Sendable {
     /// What a cell shows: a template under `templates/` and its values (HTML-escaped by the template).
     func cell(for item: String) -> CellContent?
 
+    /// The data a script sees for an item (`GET …/snapshot`); `nil` when the demo has no such item.
+    func data(for item: String) -> [String: String]?
+
     /// What a header or footer shows, or `nil` for none.
     func supplementary(kind: String, section: String, in snapshot: Snapshot<String, String>) -> CellContent?
 
@@ -33,6 +36,11 @@ public protocol Demo: AnyObject, Sendable {
 
     /// Values the demo's page template needs beyond the list (e.g. the current query).
     func pageValues() -> [String: String]
+}
+
+extension Demo {
+    /// By default, what the cell shows.
+    public func data(for item: String) -> [String: String]? { cell(for: item)?.values }
 }
 
 /// What a demo is, before any session has one.

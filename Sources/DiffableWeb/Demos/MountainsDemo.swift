@@ -57,6 +57,10 @@ public final class MountainsDemo: Demo {
                            values: ["name": mountain.name, "height": "\(mountain.height.grouped) m"])
     }
 
+    public func data(for item: String) -> [String: String]? {
+        catalog.mountain(id: item).map { ["name": $0.name, "height_m": String($0.height)] }
+    }
+
     public func supplementary(kind: String, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
 
     public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {

@@ -50,6 +50,11 @@ final class LiveList: Sendable {
     var openStreamCount: Int { state.withLock { $0.streams.count } }
     var container: LayoutContainer { state.withLock { $0.container } }
 
+    /// The snapshot the stream last described, and its version, read together.
+    func currentSnapshot() -> (version: Int, snapshot: Snapshot<String, String>) {
+        state.withLock { ($0.version, $0.snapshot) }
+    }
+
     /// The `snapshot` event for the current state.
     func snapshotEvent() -> LoggedEvent {
         state.withLock { state in

@@ -7,7 +7,11 @@ import MicroHTTP
 extension WebApp {
     func eventStream(_ request: Request, _ descriptor: DemoDescriptor) -> Response {
         let (session, cookie) = session(for: request)
-        let list = list(session, descriptor)
+        return eventStream(request, list: list(session, descriptor), cookie: cookie)
+    }
+
+    /// The live stream of one list (the browser's, and the API's `…/events`).
+    func eventStream(_ request: Request, list: LiveList, cookie: SetCookie?) -> Response {
         if let size = viewportSize(width: request.query["width"], height: request.query["height"]) {
             list.setViewport(LayoutContainer(width: size.width, height: size.height))
         }

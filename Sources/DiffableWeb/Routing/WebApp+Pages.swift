@@ -29,6 +29,8 @@ extension WebApp {
             "title": descriptor.title, "name": descriptor.name, "summary": descriptor.summary,
             "status": status, "listHeight": WireFrame.text(WireFrame.round(contentSize.height)),
             "sessionID": session.id.value,
+            "scriptAction": descriptor.actions.first?.name ?? "",
+            "scriptBody": descriptor.name == "mountains" ? #"{"query":"ben"}"# : #"{"count":3}"#,
             "cells": cells.map { cell -> [String: Any] in
                 ["id": cell.id, "kind": cell.kind, "isItem": cell.kind == "item", "html": cell.html, "frame": cell.frame.attribute,
                  "x": WireFrame.text(cell.frame.x), "y": WireFrame.text(cell.frame.y),

@@ -11,6 +11,8 @@ extension WebApp {
             return try await route(request)
         } catch let error as HTTPError {
             return errorResponse(error, for: request)
+        } catch let failure as APIFailure {
+            return failure.response
         } catch {
             logger.warning("unexpected error for \(request.method) \(request.path): \(error)")
             return errorResponse(HTTPError(.internalServerError, code: "internal_error", message: "Something went wrong"), for: request)
@@ -23,6 +25,9 @@ extension WebApp {
         case 0:
             try allow(request, ["GET", "HEAD"])
             return indexPage(request)
+        case 1 where segments[0] == "openapi.json":
+            try allow(request, ["GET", "HEAD"])
+            return .json(openAPIDocument, headers: ["Cache-Control": "no-cache"])
         case 1 where segments[0] == "healthz":
             try allow(request, ["GET", "HEAD"])
             return .json(Data(#"{"status":"ok"}"#.utf8))
@@ -32,6 +37,9 @@ extension WebApp {
             return Response(status: .noContent)
         default:
             break
+        }
+        if segments.first == "api" {
+            return try routeAPI(request, segments)
         }
         if segments.first == "demos", segments.count >= 2 {
             guard let descriptor = demo(named: segments[1]) else {
@@ -63,7 +71,7 @@ extension WebApp {
         throw HTTPError(.notFound, message: "No such page: \(request.path)")
     }
 
-    private func allow(_ request: Request, _ methods: [String]) throws {
+    func allow(_ request: Request, _ methods: [String]) throws {
         guard methods.contains(request.method.rawValue) else {
             throw HTTPError(.methodNotAllowed, message: "\(request.method) is not allowed here; use \(methods.joined(separator: " or "))",
                             headers: ["Allow": methods.joined(separator: ", ")])

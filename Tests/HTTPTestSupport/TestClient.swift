@@ -9,13 +9,13 @@ import Glibc
 /// Blocking socket calls run on their own threads (`offPool`), never on the cooperative pool
 /// the server's handlers need.
 
-struct ClientError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct ClientError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Runs blocking code on a fresh thread and awaits its result.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread { continuation.resume(with: Result { try body() }) }
         thread.stackSize = 1 << 20
@@ -24,7 +24,7 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
 }
 
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+public func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -33,10 +33,10 @@ func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bo
     return condition()
 }
 
-struct TestSocket: Sendable {
-    let fd: Int32
+public struct TestSocket: Sendable {
+    public let fd: Int32
 
-    static func connect(port: Int) throws -> TestSocket {
+    public static func connect(port: Int) throws -> TestSocket {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError("socket: errno \(errno)") }
         var address = sockaddr_in()
@@ -53,9 +53,9 @@ struct TestSocket: Sendable {
         return TestSocket(fd: fd)
     }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -65,7 +65,7 @@ struct TestSocket: Sendable {
     }
 
     /// One `recv` of up to 64 KiB; `[]` means the server closed. Throws on timeout.
-    func receive(timeout: Double) throws -> [UInt8] {
+    public func receive(timeout: Double) throws -> [UInt8] {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&pfd, 1, Int32(timeout * 1000))
         guard ready > 0 else { throw ClientError("timed out after \(timeout)s waiting for data") }
@@ -78,46 +78,46 @@ struct TestSocket: Sendable {
         return Array(buffer[0..<n])
     }
 
-    func shutdownWrite() { _ = shutdown(fd, Int32(SHUT_WR)) }
+    public func shutdownWrite() { _ = shutdown(fd, Int32(SHUT_WR)) }
 
-    func close() { Glibc.close(fd) }
+    public func close() { Glibc.close(fd) }
 
     /// Closes with an RST instead of a FIN (SO_LINGER 0): an abrupt disconnect.
-    func reset() {
+    public func reset() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         Glibc.close(fd)
     }
 }
 
-struct HTTPResponse: Sendable {
-    var status: Int
-    var headers: [(String, String)]
-    var body: [UInt8]
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
-    var text: String { String(decoding: body, as: UTF8.self) }
-    var json: [String: String] {
+    public var text: String { String(decoding: body, as: UTF8.self) }
+    public var json: [String: String] {
         (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: String]) ?? [:]
     }
 }
 
 /// Reads HTTP responses from one connection (keep-alive aware).
-struct ResponseReader {
-    let socket: TestSocket
-    var buffer: [UInt8] = []
-    var closed = false
+public struct ResponseReader: Sendable {
+    public let socket: TestSocket
+    public var buffer: [UInt8] = []
+    public var closed = false
 
-    init(_ socket: TestSocket) { self.socket = socket }
+    public init(_ socket: TestSocket) { self.socket = socket }
 
-    mutating func fill(timeout: Double) throws {
+    public mutating func fill(timeout: Double) throws {
         let chunk = try socket.receive(timeout: timeout)
         if chunk.isEmpty { closed = true } else { buffer += chunk }
     }
 
-    mutating func readHead(timeout: Double) throws -> (Int, [(String, String)]) {
+    public mutating func readHead(timeout: Double) throws -> (Int, [(String, String)]) {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let end = find([13, 10, 13, 10]) {
@@ -137,7 +137,7 @@ struct ResponseReader {
         }
     }
 
-    mutating func readResponse(timeout: Double = 5, head: Bool = false) throws -> HTTPResponse {
+    public mutating func readResponse(timeout: Double = 5, head: Bool = false) throws -> HTTPResponse {
         let (status, headers) = try readHead(timeout: timeout)
         var response = HTTPResponse(status: status, headers: headers, body: [])
         if head || status == 304 || status == 204 { return response }
@@ -173,14 +173,14 @@ struct ResponseReader {
     }
 
     /// Waits for the server to close the connection (EOF or reset).
-    mutating func waitForClose(timeout: Double) throws {
+    public mutating func waitForClose(timeout: Double) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !closed {
             try fill(timeout: max(0.01, deadline.timeIntervalSinceNow))
         }
     }
 
-    func find(_ needle: [UInt8]) -> Int? {
+    public func find(_ needle: [UInt8]) -> Int? {
         guard buffer.count >= needle.count else { return nil }
         for i in 0...(buffer.count - needle.count) where buffer[i] == needle[0] {
             if Array(buffer[i..<(i + needle.count)]) == needle { return i }
@@ -191,12 +191,12 @@ struct ResponseReader {
 
 /// Reads server-sent events (raw blocks between blank lines) from a stream's body, after the
 /// response head; handles the chunked transfer coding.
-struct EventReader {
-    var reader: ResponseReader
-    var text = ""
+public struct EventReader: Sendable {
+    public var reader: ResponseReader
+    public var text = ""
 
     /// Connects and sends `GET path`, returning once the response head has arrived.
-    static func open(port: Int, path: String = "/events", headers: [String: String] = [:]) throws -> (EventReader, Int) {
+    public static func open(port: Int, path: String = "/events", headers: [String: String] = [:]) throws -> (EventReader, Int) {
         let socket = try TestSocket.connect(port: port)
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
         try socket.send("GET \(path) HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\(extra)\r\n")
@@ -205,10 +205,10 @@ struct EventReader {
         return (EventReader(reader: reader), status)
     }
 
-    var socket: TestSocket { reader.socket }
+    public var socket: TestSocket { reader.socket }
 
     /// The next block (lines up to a blank line), comments included.
-    mutating func nextBlock(timeout: Double = 5) throws -> [String] {
+    public mutating func nextBlock(timeout: Double = 5) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let range = text.range(of: "\n\n") {
@@ -222,7 +222,7 @@ struct EventReader {
     }
 
     /// Reads until the server ends the stream; returns whether it ended cleanly (last chunk).
-    mutating func readToEnd(timeout: Double) throws -> Bool {
+    public mutating func readToEnd(timeout: Double) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !reader.closed {
             if endedCleanly { return true }
@@ -258,24 +258,24 @@ struct EventReader {
 
 // MARK: - Servers
 
-let quietLogger: Logger = {
+public let quietLogger: Logger = {
     var logger = Logger(label: "MicroHTTPTests")
     logger.logLevel = .critical
     return logger
 }()
 
-func startServer(limits: Limits = Limits(), handler: @escaping HTTPServer.Handler) throws -> HTTPServer {
+public func startServer(limits: Limits = Limits(), handler: @escaping HTTPServer.Handler) throws -> HTTPServer {
     let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, limits: limits), logger: quietLogger, handler: handler)
     try server.start()
     return server
 }
 
 /// Sends `raw` on a new connection and reads one response.
-func exchange(port: Int, _ raw: String, timeout: Double = 5, head: Bool = false) async throws -> HTTPResponse {
+public func exchange(port: Int, _ raw: String, timeout: Double = 5, head: Bool = false) async throws -> HTTPResponse {
     try await exchange(port: port, Array(raw.utf8), timeout: timeout, head: head)
 }
 
-func exchange(port: Int, _ raw: [UInt8], timeout: Double = 5, head: Bool = false) async throws -> HTTPResponse {
+public func exchange(port: Int, _ raw: [UInt8], timeout: Double = 5, head: Bool = false) async throws -> HTTPResponse {
     try await offPool {
         let socket = try TestSocket.connect(port: port)
         defer { socket.close() }
@@ -285,12 +285,12 @@ func exchange(port: Int, _ raw: [UInt8], timeout: Double = 5, head: Bool = false
     }
 }
 
-func get(port: Int, _ target: String, headers: [String: String] = [:]) async throws -> HTTPResponse {
+public func get(port: Int, _ target: String, headers: [String: String] = [:]) async throws -> HTTPResponse {
     let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
     return try await exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\(extra)\r\n")
 }
 
-func post(port: Int, _ target: String, body: [UInt8], headers: [String: String] = [:]) async throws -> HTTPResponse {
+public func post(port: Int, _ target: String, body: [UInt8], headers: [String: String] = [:]) async throws -> HTTPResponse {
     let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
     let head = "POST \(target) HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\(extra)\r\n"
     return try await exchange(port: port, Array(head.utf8) + body)

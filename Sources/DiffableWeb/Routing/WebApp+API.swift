@@ -1,0 +1,255 @@
+import CompositionalLayout
+import DiffableDataSources
+import Foundation
+import MicroHTTP
+
+// The JSON API of openapi.json: everything a person can do, a script can do. Generic over
+// demos: a new demo gets every route for free.
+
+extension WebApp {
+    func routeAPI(_ request: Request, _ segments: [String]) throws -> Response {
+        switch segments {
+        case ["api", "demos"]:
+            try allow(request, ["GET", "HEAD"])
+            return try jsonResponse(demos.map { DemoInfo(name: $0.name, title: $0.title, summary: $0.summary, actions: $0.actions) })
+        case ["api", "sessions"]:
+            try allow(request, ["POST"])
+            let session = sessions.create()
+            let cookie = SetCookie(name: Self.cookieName, value: session.id.value, path: "/", httpOnly: true, sameSite: .lax)
+            return try jsonResponse(describe(session), status: .created).with(cookie)
+        default:
+            break
+        }
+        guard segments.count >= 3, segments[0] == "api", segments[1] == "sessions" else {
+            throw HTTPError(.notFound, message: "No such API path: \(request.path)")
+        }
+        guard let id = SessionID(segments[2]), let session = sessions.lookup(id) else {
+            throw HTTPError(.notFound, code: "unknown_session", message: "There is no session “\(segments[2])”")
+        }
+        if segments.count == 3 {
+            try allow(request, ["GET", "HEAD"])
+            return try jsonResponse(describe(session))
+        }
+        guard segments.count >= 5, segments[3] == "demos" else { throw HTTPError(.notFound, message: "No such API path: \(request.path)") }
+        guard let descriptor = demo(named: segments[4]) else {
+            throw HTTPError(.notFound, code: "unknown_demo", message: "There is no demo named “\(segments[4])”")
+        }
+        let list = list(session, descriptor)
+        switch Array(segments.dropFirst(5)) {
+        case ["snapshot"]:
+            try allow(request, ["GET", "HEAD", "PUT"])
+            return request.method == .put ? try putSnapshot(request, list) : try jsonResponse(snapshotBody(list))
+        case ["operations"]:
+            try allow(request, ["POST"])
+            return try applyOperations(request, list)
+        case ["layout"]:
+            try allow(request, ["GET", "HEAD"])
+            guard let size = viewportSize(width: request.query["width"], height: request.query["height"]) else {
+                throw HTTPError(.badRequest, code: "invalid_viewport", message: "width and height must be numbers in 1…10000")
+            }
+            return try jsonResponse(layoutBody(list, LayoutContainer(width: size.width, height: size.height)))
+        case ["actions"]:
+            try allow(request, ["GET", "HEAD"])
+            return try jsonResponse(descriptor.actions)
+        case let tail where tail.count == 2 && tail[0] == "actions":
+            try allow(request, ["POST"])
+            guard descriptor.actions.contains(where: { $0.name == tail[1] }) else {
+                throw HTTPError(.notFound, code: "unknown_action", message: "The \(descriptor.name) demo has no action “\(tail[1])”")
+            }
+            try requireJSONOrEmpty(request)
+            let parameters = try ActionParameters(body: request)
+            let version: Int
+            do {
+                version = try list.perform(tail[1], parameters: parameters, client: "api", seq: nil)
+            } catch {
+                throw error.httpError
+            }
+            return try jsonResponse(["version": version])
+        case ["events"]:
+            try allow(request, ["GET"])
+            return eventStream(request, list: list, cookie: nil)
+        default:
+            throw HTTPError(.notFound, message: "No such API path: \(request.path)")
+        }
+    }
+
+    // MARK: Reading
+
+    struct DemoInfo: Encodable { var name, title, summary: String; var actions: [ActionDescriptor] }
+
+    struct SessionBody: Encodable {
+        struct DemoState: Encodable { var name: String; var version: Int; var itemCount: Int; var openStreams: Int }
+        var id: String
+        var demos: [DemoState]
+    }
+
+    func describe(_ session: Session) -> SessionBody {
+        SessionBody(id: session.id.value, demos: demos.map { descriptor in
+            let list = list(session, descriptor)
+            let (version, snapshot) = list.currentSnapshot()
+            return .init(name: descriptor.name, version: version, itemCount: snapshot.numberOfItems, openStreams: list.openStreamCount)
+        })
+    }
+
+    struct SnapshotBody: Encodable {
+        struct Item: Encodable { var id: String; var data: [String: String] }
+        struct Section: Encodable { var id: String; var items: [Item] }
+        var version: Int
+        var sections: [Section]
+    }
+
+    func snapshotBody(_ list: LiveList) -> SnapshotBody {
+        let (version, snapshot) = list.currentSnapshot()
+        return SnapshotBody(version: version, sections: snapshot.sectionIdentifiers.map { section in
+            let items = (try? snapshot.itemIdentifiers(inSection: section)) ?? []
+            return .init(id: section, items: items.map { .init(id: $0, data: list.demo.data(for: $0) ?? [:]) })
+        })
+    }
+
+    struct LayoutBody: Encodable {
+        struct Cell: Encodable { var id: String; var kind: String; var section: String; var index: Int?; var frame: WireFrame }
+        var version: Int
+        var contentSize: WireSize
+        var cells: [Cell]
+    }
+
+    /// Frames for a viewport, computed aside: the session's own viewport is not touched.
+    func layoutBody(_ list: LiveList, _ container: LayoutContainer) -> LayoutBody {
+        let (version, snapshot) = list.currentSnapshot()
+        let placement = Placement(snapshot: snapshot, layout: list.demo.layout(), container: container)
+        return LayoutBody(version: version, contentSize: WireSize(placement.contentSize), cells: placement.order.compactMap { id in
+            placement.cells[id].map { .init(id: id, kind: $0.kind, section: $0.section, index: $0.index, frame: WireFrame($0.frame)) }
+        })
+    }
+
+    // MARK: Writing
+
+    struct SnapshotInput: Decodable {
+        struct Section: Decodable { var id: String; var items: [String] }
+        var sections: [Section]
+        var animatingDifferences: Bool?
+        var ifVersion: Int?
+    }
+
+    func putSnapshot(_ request: Request, _ list: LiveList) throws -> Response {
+        let input: SnapshotInput = try decodeBody(request)
+        var replacement = Snapshot<String, String>()
+        do throws(SnapshotError) {
+            for section in input.sections {
+                try replacement.appendSections([section.id])
+                try replacement.appendItems(section.items, toSection: section.id)
+            }
+        } catch {
+            throw APIFailure.snapshot(error, index: nil)
+        }
+        if let unknown = replacement.itemIdentifiers.first(where: { list.demo.data(for: $0) == nil }) {
+            throw APIFailure.unknownItem(unknown, index: nil)
+        }
+        return try apply(list, ifVersion: input.ifVersion, animating: input.animatingDifferences ?? true) { snapshot throws(APIFailure) in
+            snapshot = replacement
+        }
+    }
+
+    struct OperationsInput: Decodable {
+        var operations: [SnapshotOperation]
+        var animatingDifferences: Bool?
+        var ifVersion: Int?
+    }
+
+    func applyOperations(_ request: Request, _ list: LiveList) throws -> Response {
+        let input: OperationsInput = try decodeBody(request)
+        return try apply(list, ifVersion: input.ifVersion, animating: input.animatingDifferences ?? true) { snapshot throws(APIFailure) in
+            for (index, operation) in input.operations.enumerated() {
+                if let unknown = operation.newItems.first(where: { list.demo.data(for: $0) == nil }) {
+                    throw .unknownItem(unknown, index: index)
+                }
+                do throws(SnapshotError) { try operation.apply(to: &snapshot) } catch { throw .snapshot(error, index: index) }
+            }
+        }
+    }
+
+    /// Applies a change atomically (and only at `ifVersion`, when given); a failure applies
+    /// and streams nothing.
+    private func apply(_ list: LiveList, ifVersion: Int?, animating: Bool,
+                       _ change: (inout Snapshot<String, String>) throws(APIFailure) -> Void) throws -> Response {
+        let update = try list.dataSource.update(animatingDifferences: animating) { snapshot throws(APIFailure) in
+            if let ifVersion {
+                let current = list.dataSource.version
+                guard current == ifVersion else { throw .conflict(current: current, expected: ifVersion) }
+            }
+            try change(&snapshot)
+        }
+        let changes = update.changeset
+        return try jsonResponse(ApplyResult(version: update.version, changes: .init(
+            sectionsInserted: changes.sectionInsertions.count, sectionsDeleted: changes.sectionDeletions.count,
+            sectionsMoved: changes.sectionMoves.count, itemsInserted: changes.itemInsertions.count,
+            itemsDeleted: changes.itemDeletions.count, itemsMoved: changes.itemMoves.count,
+            itemsReloaded: changes.itemReloads.count, itemsReconfigured: changes.itemReconfigures.count)))
+    }
+
+    struct ApplyResult: Encodable {
+        struct Changes: Encodable {
+            var sectionsInserted, sectionsDeleted, sectionsMoved, itemsInserted, itemsDeleted, itemsMoved, itemsReloaded, itemsReconfigured: Int
+        }
+        var version: Int
+        var changes: Changes
+    }
+
+    // MARK: Helpers
+
+    func requireJSONOrEmpty(_ request: Request) throws {
+        guard request.body.isEmpty || request.isJSON else {
+            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send application/json")
+        }
+    }
+
+    func decodeBody<T: Decodable>(_ request: Request) throws -> T {
+        guard request.isJSON else {
+            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send application/json")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(request.body))
+        } catch let error as SnapshotOperation.DecodingFailure {
+            throw HTTPError(.badRequest, code: "invalid_operation", message: error.description)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw HTTPError(.badRequest, code: "malformed_json", message: "Missing \(Self.path(context.codingPath + [key]))")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw HTTPError(.badRequest, code: "malformed_json", message: "Wrong type at \(Self.path(context.codingPath))")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw HTTPError(.badRequest, code: "malformed_json", message: "Missing value at \(Self.path(context.codingPath))")
+        } catch {
+            throw HTTPError(.badRequest, code: "malformed_json", message: "The body is not valid JSON for this request")
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.isEmpty ? "the top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+
+    func jsonResponse<T: Encodable>(_ value: T, status: HTTPStatus = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return Response.json(try encoder.encode(value), status: status)
+    }
+}
+
+/// Why an API write was refused; rendered as `{"error", "message", "index"?}`.
+enum APIFailure: Error {
+    case conflict(current: Int, expected: Int)
+    case snapshot(SnapshotError, index: Int?)
+    case unknownItem(String, index: Int?)
+
+    var response: Response {
+        let (status, code, message, index): (HTTPStatus, String, String, Int?) = switch self {
+        case .conflict(let current, let expected):
+            (.conflict, "version_conflict", "The snapshot is at version \(current), not \(expected)", nil)
+        case .snapshot(let error, let index):
+            (.unprocessableContent, error.code, error.description, index)
+        case .unknownItem(let item, let index):
+            (.notFound, "unknown_item", "The demo has no item “\(item)”", index)
+        }
+        struct Body: Encodable { var error: String; var message: String; var index: Int? }
+        let data = (try? JSONEncoder().encode(Body(error: code, message: message, index: index))) ?? Data("{}".utf8)
+        return Response.json(data, status: status)
+    }
+}

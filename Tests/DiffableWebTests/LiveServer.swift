@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTestSupport
+import MicroHTTP
+@testable import DiffableWeb
+
+/// A real DiffableWeb server on a loopback port, for tests that speak HTTP and SSE.
+struct LiveServer: Sendable {
+    let app: WebApp
+    let server: HTTPServer
+    var port: Int { server.port }
+
+    static func start(_ configure: (inout WebConfiguration) -> Void = { _ in }) async throws -> LiveServer {
+        let app = try await makeApp(configure)
+        let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: quietLogger) { await app.handle($0) }
+        try server.start()
+        return LiveServer(app: app, server: server)
+    }
+
+    func stop() async {
+        app.closeAllStreams()
+        await server.stop()
+    }
+
+    /// A new session's cookie, from a page visit.
+    func newSession(_ path: String = "/demos/mountains") async throws -> String {
+        let response = try await get(port: port, path)
+        guard let header = response.headers.first(where: { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("dw_session=") })?.1 else {
+            throw ClientError("no session cookie")
+        }
+        return String(header.dropFirst("dw_session=".count).prefix { $0 != ";" })
+    }
+
+    func postJSON(_ target: String, _ json: String, cookie: String? = nil) async throws -> HTTPResponse {
+        var headers = ["Content-Type": "application/json"]
+        if let cookie { headers["Cookie"] = "dw_session=\(cookie)" }
+        return try await post(port: port, target, body: Array(json.utf8), headers: headers)
+    }
+
+    func send(_ method: String, _ target: String, json: String) async throws -> HTTPResponse {
+        let body = Array(json.utf8)
+        let head = "\(method) \(target) HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+        return try await exchange(port: port, Array(head.utf8) + body)
+    }
+
+    /// Opens an event stream with the session's cookie.
+    func events(_ path: String, cookie: String?, lastEventID: String? = nil) async throws -> EventReader {
+        var headers: [String: String] = [:]
+        if let cookie { headers["Cookie"] = "dw_session=\(cookie)" }
+        if let lastEventID { headers["Last-Event-ID"] = lastEventID }
+        let port = self.port
+        let captured = headers
+        let (reader, status) = try await offPool { try EventReader.open(port: port, path: path, headers: captured) }
+        guard status == 200 else { throw ClientError("events status \(status)") }
+        return reader
+    }
+}
+
+/// One parsed SSE event.
+struct SSEEvent: Sendable {
+    var name: String?
+    var id: String?
+    var data: String
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:] }
+}
+
+extension EventReader {
+    /// The next event (comments skipped unless `includeComments`).
+    mutating func nextEvent(timeout: Double = 5, includeComments: Bool = false) throws -> SSEEvent {
+        while true {
+            let lines = try nextBlock(timeout: timeout)
+            var event = SSEEvent(name: nil, id: nil, data: "")
+            var dataLines: [String] = []
+            var comment: String?
+            for line in lines {
+                if line.hasPrefix(":") { comment = line }
+                else if line.hasPrefix("event: ") { event.name = String(line.dropFirst(7)) }
+                else if line.hasPrefix("id: ") { event.id = String(line.dropFirst(4)) }
+                else if line.hasPrefix("data: ") { dataLines.append(String(line.dropFirst(6))) }
+                else if line == "data:" { dataLines.append("") }
+            }
+            event.data = dataLines.joined(separator: "\n")
+            if event.name != nil || !dataLines.isEmpty { return event }
+            if includeComments, let comment { return SSEEvent(name: nil, id: nil, data: comment) }
+        }
+    }
+}
+
+/// Blocking reads belong off the cooperative pool.
+func next(_ reader: inout EventReader, timeout: Double = 5, includeComments: Bool = false) async throws -> SSEEvent {
+    let captured = reader
+    let (event, updated) = try await offPool { () -> (SSEEvent, EventReader) in
+        var copy = captured
+        let event = try copy.nextEvent(timeout: timeout, includeComments: includeComments)
+        return (event, copy)
+    }
+    reader = updated
+    return event
+}
