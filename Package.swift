@@ -61,8 +61,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "DiffableDataSourcesTests", dependencies: ["DiffableDataSources"]),
-        .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout"]),
+        // A seeded generator for the property tests.
+        .target(name: "SeededRandom", path: "Tests/SeededRandom"),
+        .testTarget(name: "DiffableDataSourcesTests", dependencies: ["DiffableDataSources", "SeededRandom"]),
+        .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout", "SeededRandom"]),
         // Plain-socket HTTP and SSE clients shared by the server tests.
         .target(
             name: "HTTPTestSupport",
@@ -70,6 +72,6 @@ let package = Package(
             path: "Tests/HTTPTestSupport"
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"]),
-        .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport"]),
+        .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom"]),
     ]
 )

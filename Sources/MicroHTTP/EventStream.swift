@@ -18,9 +18,10 @@ import Synchronization
 /// `onClose` runs within milliseconds even when no event is being sent.
 ///
 /// # Slow clients
-/// Bytes wait in a per-stream buffer while the client is slow. Past
-/// `Limits.maxEventStreamBufferBytes` the stream is closed with `.bufferOverflow` and the
-/// buffer dropped; the browser's `EventSource` reconnects and resyncs with `Last-Event-ID`.
+/// Bytes wait in a per-stream buffer while the client is slow. Once the unsent backlog exceeds
+/// `Limits.maxEventStreamBufferBytes`, the next send closes the stream with `.bufferOverflow`
+/// and drops the buffer; the browser's `EventSource` reconnects and resyncs with
+/// `Last-Event-ID`. Memory per stream stays below the cap plus one event.
 ///
 /// - Complexity: `send` is O(size of the event); it never blocks on the network.
 public final class EventStream: Sendable, Hashable, CustomStringConvertible {
@@ -213,7 +214,12 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     private func enqueue(_ bytes: [UInt8]) -> Bool {
         state.withLock { s in
             guard case .open = s.phase else { return false }
-            if s.pending.count - s.sent + bytes.count > bufferLimit {
+            // The cap bounds the backlog of a client that stopped reading: a send is refused
+            // once what is still unsent exceeds it. An event larger than the cap is accepted
+            // whole while the backlog is within it — a big snapshot must reach a healthy client
+            // even right after the stream's preamble — so memory stays below cap + one event.
+            let backlog = s.pending.count - s.sent
+            if backlog > bufferLimit {
                 s.phase = .aborting(.bufferOverflow)
                 s.pending = []
                 s.sent = 0

@@ -27,9 +27,10 @@ public struct Limits: Sendable, Hashable {
     /// Request body; a larger declared `Content-Length` is refused with `413` before the body is
     /// read, and a chunked body is cut off with `413` as soon as it passes the limit.
     public var maxBodyBytes: Int
-    /// Bytes an event stream may have queued for a client that is not reading. Past it the
-    /// stream is closed (`EventStream.CloseReason.bufferOverflow`); the client reconnects and
-    /// resyncs with `Last-Event-ID`.
+    /// Unsent bytes an event stream may hold for a client that is not reading (default 1 MiB,
+    /// room for a large snapshot plus the changesets right behind it). Past it the next send
+    /// closes the stream (`EventStream.CloseReason.bufferOverflow`); the client reconnects and
+    /// resyncs with `Last-Event-ID`. Idle streams hold nothing.
     public var maxEventStreamBufferBytes: Int
     /// Pending connections the kernel queues before `accept`.
     public var listenBacklog: Int
@@ -42,7 +43,7 @@ public struct Limits: Sendable, Hashable {
         requestTimeout: Duration = .seconds(30),
         maxHeaderBytes: Int = 8 * 1024,
         maxBodyBytes: Int = 1 << 20,
-        maxEventStreamBufferBytes: Int = 256 * 1024,
+        maxEventStreamBufferBytes: Int = 1024 * 1024,
         listenBacklog: Int = 4096,
         raiseFileDescriptorLimit: Bool = true
     ) {

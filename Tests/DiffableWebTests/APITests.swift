@@ -1,3 +1,4 @@
+import SeededRandom
 import DiffableDataSources
 import Foundation
 import HTTPTestSupport
@@ -76,7 +77,11 @@ struct LiveAPIBehaviourTests {
         let cookie = try await live.newSession("/demos/numbers")
         var tab = try await live.events("/demos/numbers/events", cookie: cookie)
         #expect(try await next(&tab).name == "snapshot")
-        let result = try await live.postJSON("/api/sessions/\(cookie)/demos/numbers/operations",
+        // The script reads the share id off the page, as a person would copy it.
+        let page = try await get(port: live.port, "/demos/numbers", headers: ["Cookie": "dw_session=\(cookie)"]).text
+        let share = try #require(page.range(of: #"<code id="session-id">"#).map { String(page[$0.upperBound...].prefix(32)) })
+        #expect(share != cookie && !page.contains(cookie), "the cookie secret never appears in the page")
+        let result = try await live.postJSON("/api/sessions/\(share)/demos/numbers/operations",
                                              #"{"operations":[{"op":"moveItem","item":"n5","beforeItem":"n1"}]}"#)
         #expect(result.status == 200)
         let event = try await next(&tab)
@@ -125,10 +130,11 @@ struct LiveAPIBehaviourTests {
     func pureLayout() async throws {
         let live = try await LiveServer.start()
         let cookie = try await live.newSession("/demos/mountains?width=1024&height=768")
-        let layout = object(try await get(port: live.port, "/api/sessions/\(cookie)/demos/mountains/layout?width=390&height=844"))
+        let sessionID = try #require(SessionID(cookie))
+        let share = try #require(live.app.sessions.lookup(sessionID)?.shareID.value)
+        let layout = object(try await get(port: live.port, "/api/sessions/\(share)/demos/mountains/layout?width=390&height=844"))
         let first = (layout["cells"] as? [[String: Any]])?.first?["frame"] as? [String: Double]
         #expect(first == ["x": 10, "y": 10, "w": 180, "h": 32])
-        let sessionID = try #require(SessionID(cookie))
         let list = try #require(live.app.sessions.lookup(sessionID)?.existingLists["mountains"])
         #expect(list.container.width == 1024)
         await live.stop()

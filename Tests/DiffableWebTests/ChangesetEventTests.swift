@@ -40,8 +40,8 @@ struct ChangesetEventTests {
         #expect(inserted["index"] as? Int == 5)
         #expect(inserted["html"] as? String == #"<span class="label">Item 6</span>"#)
         let frame = try #require(inserted["frame"] as? [String: Double])
-        // Plain list at the default 1024 px: a 28-px header, then 44-px rows.
-        #expect(frame == ["x": 0, "y": 28 + 5 * 44, "w": 1024, "h": 44])
+        // Plain list at the default 1000 px: a 28-px header, then 44-px rows.
+        #expect(frame == ["x": 0, "y": 28 + 5 * 44, "w": 1000, "h": 44])
         let updated = body["updated"] as? [[String: Any]] ?? []
         #expect(updated.first?["id"] as? String == "header:numbers", "the header's count changed in place")
         let contentHeight = (body["contentSize"] as? [String: Any])?["h"] as? Double

@@ -190,4 +190,24 @@ struct EventStreamTests {
         #expect(await eventually { server.openEventStreamCount == 0 })
         #expect(await eventually { server.openConnectionCount == 0 })
     }
+
+    @Test("an event larger than the buffer cap reaches a client that keeps up, whole")
+    func largeEventIsDelivered() async throws {
+        let hub = StreamHub()
+        let server = try streamServer(hub: hub, limits: Limits(maxEventStreamBufferBytes: 16 * 1024))
+        defer { server.stop() }
+        let port = server.port
+        var (reader, _) = try await offPool { try EventReader.open(port: port) }
+        let opened = reader
+        reader = try await offPool { var copy = opened; _ = try copy.nextBlock(); return copy }
+        #expect(await eventually { hub.count == 1 })
+        let stream = try #require(hub.all.first)
+        let big = String(repeating: "b", count: 100 * 1024)
+        #expect(stream.send(event: "snapshot", id: "1", data: big))
+        let waiting = reader
+        let block = try await offPool { var copy = waiting; return try copy.nextBlock(timeout: 10) }
+        #expect(block.contains("data: " + big))
+        #expect(stream.isOpen)
+        #expect(stream.send(event: "next", id: "2", data: "small"), "once drained, the stream goes on")
+    }
 }

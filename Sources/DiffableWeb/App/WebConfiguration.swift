@@ -12,8 +12,8 @@ public struct WebConfiguration: Sendable {
     public var eventLogCapacity = 256
     /// Comment lines on idle streams, so proxies keep them open.
     public var heartbeatInterval: Duration = .seconds(15)
-    /// The viewport assumed until a client reports its own.
-    public var defaultViewport = (width: 1024.0, height: 768.0)
+    /// The viewport assumed until a client reports its own (the page's list is at most 1000 px wide).
+    public var defaultViewport = (width: 1000.0, height: 768.0)
     /// Enables `POST /__test/drop-streams` (browser tests kill streams server-side with it).
     public var testHooks = false
     /// Mountains for the search demo; `nil` loads the bundled data set.

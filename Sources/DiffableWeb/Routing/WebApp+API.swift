@@ -23,7 +23,7 @@ extension WebApp {
         guard segments.count >= 3, segments[0] == "api", segments[1] == "sessions" else {
             throw HTTPError(.notFound, message: "No such API path: \(request.path)")
         }
-        guard let id = SessionID(segments[2]), let session = sessions.lookup(id) else {
+        guard let id = SessionID(segments[2]), let session = sessions.lookup(shareID: id) else {
             throw HTTPError(.notFound, code: "unknown_session", message: "There is no session “\(segments[2])”")
         }
         if segments.count == 3 {
@@ -84,7 +84,7 @@ extension WebApp {
     }
 
     func describe(_ session: Session) -> SessionBody {
-        SessionBody(id: session.id.value, demos: demos.map { descriptor in
+        SessionBody(id: session.shareID.value, demos: demos.map { descriptor in
             let list = list(session, descriptor)
             let (version, snapshot) = list.currentSnapshot()
             return .init(name: descriptor.name, version: version, itemCount: snapshot.numberOfItems, openStreams: list.openStreamCount)

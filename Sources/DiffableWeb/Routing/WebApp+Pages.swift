@@ -28,7 +28,7 @@ extension WebApp {
         var context: [String: Any] = [
             "title": descriptor.title, "name": descriptor.name, "summary": descriptor.summary,
             "status": status, "listHeight": WireFrame.text(WireFrame.round(contentSize.height)),
-            "sessionID": session.id.value,
+            "sessionID": session.shareID.value,
             "scriptAction": descriptor.actions.first?.name ?? "",
             "scriptBody": descriptor.name == "mountains" ? #"{"query":"ben"}"# : #"{"count":3}"#,
             "cells": cells.map { cell -> [String: Any] in

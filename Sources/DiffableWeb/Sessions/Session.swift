@@ -4,13 +4,19 @@ import Synchronization
 /// One visitor (a browser's cookie, or a script that created or attached to it): one live
 /// list per demo, created on first use. Sessions never share lists.
 final class Session: Sendable {
+    /// The secret in the browser's `HttpOnly` cookie; never shown in a page.
     let id: SessionID
+    /// The public handle a script uses to attach (`/api/sessions/{shareID}`), shown in the
+    /// page's "script this session" panel. Separate from `id`, so that showing it does not
+    /// hand the cookie to any script that can read the page.
+    let shareID: SessionID
     let created: ContinuousClock.Instant
     private let lists = Mutex<[String: LiveList]>([:])
     private let lastSeen: Mutex<ContinuousClock.Instant>
 
-    init(id: SessionID, now: ContinuousClock.Instant) {
+    init(id: SessionID, shareID: SessionID, now: ContinuousClock.Instant) {
         self.id = id
+        self.shareID = shareID
         self.created = now
         self.lastSeen = Mutex(now)
     }

@@ -9,6 +9,8 @@ final class SessionStore: Sendable {
     let maximumCount: Int
     let idleTimeout: Duration
     private let sessions = Mutex<[SessionID: Session]>([:])
+    /// The same sessions by their public share id.
+    private let shared = Mutex<[SessionID: Session]>([:])
 
     init(maximumCount: Int, idleTimeout: Duration) {
         self.maximumCount = max(1, maximumCount)
@@ -26,7 +28,14 @@ final class SessionStore: Sendable {
         return (create(now: now), true)
     }
 
-    /// An existing session by id (for scripts attaching to a browser's session).
+    /// A session by its public share id (for scripts attaching to a browser's session).
+    func lookup(shareID: SessionID, now: ContinuousClock.Instant = .now) -> Session? {
+        let session = shared.withLock { $0[shareID] }
+        session?.touch(now)
+        return session
+    }
+
+    /// An existing session by its cookie secret.
     func lookup(_ id: SessionID, now: ContinuousClock.Instant = .now) -> Session? {
         let session = sessions.withLock { $0[id] }
         session?.touch(now)
@@ -34,7 +43,7 @@ final class SessionStore: Sendable {
     }
 
     func create(now: ContinuousClock.Instant = .now) -> Session {
-        let session = Session(id: .random(), now: now)
+        let session = Session(id: .random(), shareID: .random(), now: now)
         var evicted: Session?
         sessions.withLock { sessions in
             if sessions.count >= maximumCount {
@@ -46,6 +55,10 @@ final class SessionStore: Sendable {
                 if let victim { evicted = sessions.removeValue(forKey: victim.id) }
             }
             sessions[session.id] = session
+        }
+        shared.withLock { shared in
+            if let evicted { shared[evicted.shareID] = nil }
+            shared[session.shareID] = session
         }
         evicted?.closeStreams()
         return session
@@ -59,6 +72,7 @@ final class SessionStore: Sendable {
             for session in doomed { sessions[session.id] = nil }
             return doomed
         }
+        shared.withLock { shared in for session in expired { shared[session.shareID] = nil } }
         for session in expired { session.closeStreams() }
         return expired.count
     }

@@ -1,3 +1,4 @@
+import SeededRandom
 import CompositionalLayout
 
 /// Random layouts whose subitems always fit their groups (fractions along a group's axis sum to

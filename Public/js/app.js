@@ -1,0 +1,60 @@
+// Wires the client for any demo page from what the page says: `body[data-demo]` names the
+// demo, `#list` holds the server-rendered cells, `#status` announces the count. No
+// demo-specific code lives here.
+
+import { openEventStream } from "./events.js";
+import { ListModel } from "./changeset.js";
+import { Animator } from "./animate.js";
+import { ListView } from "./virtualize.js";
+import { bindSearch } from "./search.js";
+import { bindActions, reportViewportOnResize } from "./actions.js";
+
+function start() {
+  const demo = document.body.dataset.demo;
+  const container = document.getElementById("list");
+  if (!demo || !container) return;
+  const statusElement = document.getElementById("status");
+
+  const stats = { events: 0, animations: 0, domCells: 0, reconnects: 0 };
+  const model = new ListModel();
+  const animator = new Animator(() => { stats.animations += 1; });
+  const view = new ListView(container, model, {
+    animator,
+    onRender: (count) => { stats.domCells = count; },
+  });
+
+  const measure = () => ({
+    width: Math.round(container.clientWidth),
+    height: Math.round(window.innerHeight),
+  });
+
+  model.seed(view.adopt(), { w: container.clientWidth, h: container.offsetHeight });
+  stats.domCells = view.elements.size;
+
+  const stream = openEventStream({
+    demo,
+    viewport: measure,
+    onEvent(type, data) {
+      stats.events += 1;
+      const change = model.apply(type, data);
+      if (!change) return;
+      view.render(change);
+      if (statusElement && typeof data.status === "string" && statusElement.textContent !== data.status) {
+        statusElement.textContent = data.status; // text, never HTML
+      }
+    },
+    onState(state) {
+      document.body.dataset.connection = state;
+      if (state === "reconnecting") stats.reconnects += 1;
+    },
+  });
+  window.addEventListener("online", () => stream.reconnect());
+
+  bindSearch(demo);
+  bindActions();
+  reportViewportOnResize(demo, measure);
+
+  window.diffableWeb = { stats, model, view, stream, measure };
+}
+
+start();

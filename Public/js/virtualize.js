@@ -1,0 +1,307 @@
+// Which cells live in the DOM: only those whose frame meets the viewport plus a margin of
+// one screen above and below (UIKit's cell reuse and prefetching). Cells are keyed by
+// `data-id`, absolutely positioned at the server's frames, and keyboard-navigable (roving
+// tabindex, arrow keys). The network is not its business.
+
+import { Animator, place, stop } from "./animate.js";
+
+const NAVIGATION_KEYS = new Set(["ArrowDown", "ArrowUp", "ArrowLeft", "ArrowRight", "Home", "End", "PageDown", "PageUp"]);
+
+export class ListView {
+  /** @type {Map<string, HTMLElement>} live cells by id (cells fading out are not in it) */
+  elements = new Map();
+
+  /**
+   * @param {HTMLElement} container the `role="list"` element; its content box is the frames' origin
+   * @param {import("./changeset.js").ListModel} model
+   * @param {object} [options]
+   * @param {Animator} [options.animator]
+   * @param {number} [options.margin] how many screens to keep above and below the viewport
+   * @param {(count: number) => void} [options.onRender] told the live cell count after each render
+   */
+  constructor(container, model, { animator = new Animator(), margin = 1, onRender = () => {} } = {}) {
+    this.container = container;
+    this.model = model;
+    this.animator = animator;
+    this.margin = margin;
+    this.onRender = onRender;
+    this.activeID = null;
+    this.frameRequested = false;
+    this.container.setAttribute("role", "list");
+    this.container.addEventListener("keydown", (event) => this.#onKeyDown(event));
+    this.container.addEventListener("focusin", (event) => {
+      const cell = event.target.closest?.(".cell[data-id]");
+      if (cell && this.container.contains(cell)) this.#activate(cell.dataset.id);
+    });
+    const schedule = () => this.scheduleRender();
+    window.addEventListener("scroll", schedule, { passive: true });
+    window.addEventListener("resize", schedule);
+  }
+
+  /**
+   * Takes over the cells the server rendered into the container, so the first paint is
+   * not replaced; returns them as model cells.
+   */
+  adopt() {
+    const cells = [];
+    for (const element of this.container.querySelectorAll(":scope > [data-id]")) {
+      const [x, y, w, h] = (element.dataset.frame ?? "").split(",").map(Number);
+      if (![x, y, w, h].every(Number.isFinite)) {
+        element.remove();
+        continue;
+      }
+      const id = element.dataset.id;
+      const cell = { id, kind: element.dataset.kind || "item", frame: { x, y, w, h }, html: element.innerHTML };
+      element.classList.add("cell");
+      this.#decorate(element, cell);
+      place(element, cell.frame);
+      this.elements.set(id, element);
+      cells.push(cell);
+    }
+    return cells;
+  }
+
+  /** Re-renders on the next animation frame (scroll, resize); many calls, one render. */
+  scheduleRender() {
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    requestAnimationFrame(() => {
+      this.frameRequested = false;
+      this.render(null);
+    });
+  }
+
+  /**
+   * Brings the DOM up to date with the model after `change` (or after scrolling when null),
+   * animating when the change asks for it and motion is allowed.
+   * - Complexity: O(n) to find the cells in range, O(cells in the DOM) DOM work.
+   * @param {import("./changeset.js").Change | null} change
+   */
+  render(change) {
+    const model = this.model;
+    this.container.style.height = `${model.contentSize.h}px`;
+    const animated = change ? this.animator.allows(change.animated) : false;
+    const focusWasInside = this.container.contains(document.activeElement);
+    const range = this.#range();
+
+    if (change) {
+      for (const { id } of change.deleted) {
+        const element = this.elements.get(id);
+        if (!element) continue;
+        this.elements.delete(id);
+        this.#retire(element, animated);
+      }
+      for (const { id, reload } of change.updated) {
+        const element = this.elements.get(id);
+        const cell = model.cells.get(id);
+        if (!element || !cell) continue;
+        if (reload) this.#replace(element, cell, animated);
+        else element.innerHTML = cell.html; // reconfigure: same element, new content
+      }
+    }
+
+    const moved = new Map();
+    if (change) for (const move of change.moved) moved.set(move.id, move.from);
+    const inserted = new Set(change ? change.inserted : []);
+
+    // Cells that belong in the DOM now.
+    const wanted = new Set();
+    for (const cell of model.cells.values()) {
+      if (cell.frame.y + cell.frame.h < range.top || cell.frame.y > range.bottom) continue;
+      wanted.add(cell.id);
+      let element = this.elements.get(cell.id);
+      if (!element) {
+        element = this.#create(cell);
+        const from = moved.get(cell.id);
+        if (animated && inserted.has(cell.id)) this.animator.appear(element, cell.frame);
+        else if (animated && from) this.animator.slide(element, from, cell.frame);
+        else place(element, cell.frame);
+        continue;
+      }
+      const from = moved.get(cell.id);
+      if (!from) continue;
+      if (animated) this.animator.slide(element, from, cell.frame);
+      else {
+        stop(element);
+        place(element, cell.frame);
+      }
+      element.dataset.frame = frameAttribute(cell.frame);
+    }
+
+    // Cells out of range: gone now, or once they have slid out of view.
+    for (const [id, element] of this.elements) {
+      if (wanted.has(id)) continue;
+      const cell = model.cells.get(id);
+      if (!cell) {
+        this.elements.delete(id);
+        this.#retire(element, false);
+        continue;
+      }
+      if (animated && moved.has(id)) {
+        const animation = this.animator.slide(element, moved.get(id), cell.frame);
+        animation?.finished.then(() => this.scheduleRender(), () => {});
+        continue;
+      }
+      if (element.getAnimations().length > 0 || element === document.activeElement) continue;
+      this.elements.delete(id);
+      element.remove();
+    }
+
+    this.#updateAccessibility(focusWasInside);
+    this.onRender(this.elements.size);
+  }
+
+  /** The visible part of the list in its own coordinates, widened by the margin. */
+  #range() {
+    const box = this.container.getBoundingClientRect();
+    const viewportHeight = window.innerHeight || document.documentElement.clientHeight;
+    const top = -box.top; // how far the list's top is above the viewport's top
+    const extra = viewportHeight * this.margin;
+    return { top: top - extra, bottom: top + viewportHeight + extra };
+  }
+
+  #create(cell) {
+    const element = document.createElement("div");
+    element.className = "cell";
+    this.#decorate(element, cell);
+    element.innerHTML = cell.html;
+    place(element, cell.frame);
+    this.container.append(element);
+    this.elements.set(cell.id, element);
+    return element;
+  }
+
+  #decorate(element, cell) {
+    element.dataset.id = cell.id;
+    element.dataset.kind = cell.kind;
+    element.dataset.frame = frameAttribute(cell.frame);
+    element.setAttribute("role", "listitem");
+    if (cell.kind === "item") element.tabIndex = -1;
+  }
+
+  /** reloadItems: a new element takes the old one's place (and its focus). */
+  #replace(old, cell, animated) {
+    const hadFocus = old === document.activeElement;
+    this.elements.delete(cell.id);
+    const element = this.#create(cell);
+    old.replaceWith(element);
+    if (animated) this.animator.appear(element, cell.frame);
+    if (hadFocus) element.focus({ preventScroll: true });
+  }
+
+  /** A deleted cell stops being a cell (no id, hidden from assistive tech) and fades out. */
+  #retire(element, animated) {
+    delete element.dataset.id;
+    element.classList.add("leaving");
+    element.setAttribute("aria-hidden", "true");
+    element.removeAttribute("role");
+    element.removeAttribute("tabindex");
+    if (element === document.activeElement) element.blur();
+    if (animated) this.animator.disappear(element);
+    else element.remove();
+  }
+
+  /** `aria-setsize`/`aria-posinset` and the roving tabindex for the cells in the DOM. */
+  #updateAccessibility(focusWasInside) {
+    const setSize = this.model.itemCount;
+    let first = null;
+    for (const [id, element] of this.elements) {
+      if (element.dataset.kind !== "item") continue;
+      const position = this.model.positionOf(id);
+      element.setAttribute("aria-setsize", String(setSize));
+      element.setAttribute("aria-posinset", String(position));
+      if (!first || position < first.position) first = { id, position };
+    }
+    if (!this.activeID || !this.elements.has(this.activeID)) {
+      if (first) this.#activate(first.id);
+      if (focusWasInside && first && !this.container.contains(document.activeElement)) {
+        this.elements.get(first.id).focus({ preventScroll: true });
+      }
+    } else {
+      this.#activate(this.activeID);
+    }
+  }
+
+  #activate(id) {
+    if (this.activeID && this.activeID !== id) {
+      const previous = this.elements.get(this.activeID);
+      if (previous) previous.tabIndex = -1;
+    }
+    this.activeID = id;
+    const element = this.elements.get(id);
+    if (element) element.tabIndex = 0;
+  }
+
+  #onKeyDown(event) {
+    if (!NAVIGATION_KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const current = event.target.closest?.(".cell[data-id]");
+    if (!current) return;
+    const target = this.#neighbour(current.dataset.id, event.key);
+    if (!target) return;
+    event.preventDefault();
+    this.focusItem(target);
+  }
+
+  /** Scrolls an item into view, renders it if needed, and focuses it. */
+  focusItem(id) {
+    const cell = this.model.cells.get(id);
+    if (!cell) return;
+    const box = this.container.getBoundingClientRect();
+    const top = box.top + cell.frame.y;
+    const bottom = top + cell.frame.h;
+    const viewportHeight = window.innerHeight;
+    const pad = 8;
+    if (top < pad) window.scrollBy(0, top - pad);
+    else if (bottom > viewportHeight - pad) window.scrollBy(0, bottom - viewportHeight + pad);
+    this.render(null);
+    const element = this.elements.get(id);
+    if (!element) return;
+    this.#activate(id);
+    element.focus({ preventScroll: true });
+  }
+
+  /** The item an arrow key leads to, from the frames: a grid moves by rows and columns. */
+  #neighbour(id, key) {
+    const order = this.model.itemOrder();
+    const index = this.model.positionOf(id) - 1;
+    if (index < 0 || order.length === 0) return null;
+    const frameOf = (i) => this.model.cells.get(order[i]).frame;
+    switch (key) {
+      case "ArrowRight": return order[Math.min(index + 1, order.length - 1)];
+      case "ArrowLeft": return order[Math.max(index - 1, 0)];
+      case "Home": return order[0];
+      case "End": return order[order.length - 1];
+      case "ArrowDown":
+      case "ArrowUp": {
+        const step = key === "ArrowDown" ? 1 : -1;
+        const here = frameOf(index);
+        let i = index + step;
+        while (i >= 0 && i < order.length && frameOf(i).y === here.y) i += step;
+        if (i < 0 || i >= order.length) return order[index];
+        const rowY = frameOf(i).y;
+        const centre = here.x + here.w / 2;
+        let best = i;
+        for (let j = i; j >= 0 && j < order.length && frameOf(j).y === rowY; j += step) {
+          const f = frameOf(j);
+          const bestFrame = frameOf(best);
+          if (Math.abs(f.x + f.w / 2 - centre) < Math.abs(bestFrame.x + bestFrame.w / 2 - centre)) best = j;
+        }
+        return order[best];
+      }
+      case "PageDown":
+      case "PageUp": {
+        const here = frameOf(index);
+        const targetY = here.y + (key === "PageDown" ? 1 : -1) * window.innerHeight * 0.9;
+        let i = index;
+        const step = key === "PageDown" ? 1 : -1;
+        while (i + step >= 0 && i + step < order.length && (step > 0 ? frameOf(i + step).y <= targetY : frameOf(i + step).y >= targetY)) i += step;
+        return order[i];
+      }
+      default: return null;
+    }
+  }
+}
+
+function frameAttribute(frame) {
+  return `${frame.x},${frame.y},${frame.w},${frame.h}`;
+}

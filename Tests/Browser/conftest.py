@@ -1,0 +1,87 @@
+"""Browser tests: the real `diffable-web` server on a free loopback port, driven by Debian's
+headless Chromium through Selenium. Each test gets its own browser, hence its own session."""
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRATCH = ROOT / ".tmp" / "browser"
+SCRATCH.mkdir(parents=True, exist_ok=True)
+# Every Chromium launch leaves a profile folder in TMPDIR: keep them out of /tmp.
+os.environ["TMPDIR"] = str(SCRATCH)
+
+from selenium import webdriver  # noqa: E402  (after TMPDIR, which Chromium inherits)
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+
+BINARY = Path(os.environ.get("DIFFABLE_WEB_BINARY", ROOT / ".build" / "debug" / "diffable-web"))
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+WINDOW = (1024, 768)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The base URL of a running server (started once for the whole run, with test hooks)."""
+    assert BINARY.exists(), f"{BINARY} is missing: run `swift build --product diffable-web` first"
+    port = free_port()
+    log = open(SCRATCH / "server.log", "wb")
+    process = subprocess.Popen(
+        [str(BINARY), "--host", "127.0.0.1", "--port", str(port), "--test-hooks"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}; see {SCRATCH / 'server.log'}")
+        try:
+            with urllib.request.urlopen(base + "/", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError("the server did not answer GET / within 60 s")
+        time.sleep(0.1)
+    yield base
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+
+
+def make_driver(javascript=True):
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                     f"--window-size={WINDOW[0]},{WINDOW[1]}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture
+def driver():
+    browser = make_driver()
+    yield browser
+    browser.quit()
+
+
+@pytest.fixture
+def driver_without_js():
+    browser = make_driver(javascript=False)
+    yield browser
+    browser.quit()
