@@ -1,5 +1,5 @@
 # DiffableWeb — the two commands that matter: `make run` and `make test`.
-.PHONY: run test deps bench bench-core bench-layout bench-http tsan
+.PHONY: run test deps bench bench-core bench-layout bench-http bench-web tsan
 
 run:
 	scripts/run $(ARGS)
@@ -11,17 +11,22 @@ deps:
 	scripts/deps
 
 # Release-mode benchmarks (not part of `make test`). Results: BENCHMARKS.md.
-bench: bench-core bench-layout bench-http
+bench: bench-core bench-layout bench-http bench-web
 
 bench-core: deps
-	swift run -c release --package-path Benchmarks --scratch-path .build-bench-core CoreBenchmarks $(ARGS)
+	swift run -c release --package-path Benchmarks --scratch-path .build-bench CoreBenchmarks $(ARGS)
 
 bench-layout: deps
-	swift run -c release --package-path Benchmarks --scratch-path .build-bench-layout LayoutBenchmarks $(ARGS)
+	swift run -c release --package-path Benchmarks --scratch-path .build-bench LayoutBenchmarks $(ARGS)
 
 bench-http:
 	scripts/deps --bench
 	scripts/bench-http $(ARGS)
+
+# Keystroke -> event latency of the Mountains search (release server, 10,000 mountains).
+bench-web: deps
+	swift build -c release --product diffable-web
+	python3 Benchmarks/web/keystroke_latency.py --binary .build/release/diffable-web $(ARGS)
 
 # The Swift test suites under ThreadSanitizer.
 tsan: deps

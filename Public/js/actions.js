@@ -38,15 +38,18 @@ function formParameters(formData) {
 
 /**
  * Reports the list's viewport to the server after resizes (debounced), so it lays out
- * again and streams a `layout` event.
+ * again and streams a `layout` event. Watches the window and, when given, the list element
+ * itself: its width also changes when the page's scrollbar comes or goes (a search that
+ * shrinks the list), which no window resize announces.
  * @param {string} demo
  * @param {() => {width: number, height: number}} measure
+ * @param {Element} [element] the list, observed with a ResizeObserver
  */
-export function reportViewportOnResize(demo, measure) {
+export function reportViewportOnResize(demo, measure, element) {
   const url = `/demos/${encodeURIComponent(demo)}/viewport`;
   let timer = 0;
   let reported = measure();
-  window.addEventListener("resize", () => {
+  const schedule = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       const size = measure();
@@ -54,5 +57,9 @@ export function reportViewportOnResize(demo, measure) {
       reported = size;
       postJSON(url, size);
     }, RESIZE_DEBOUNCE_MS);
-  });
+  };
+  window.addEventListener("resize", schedule);
+  // The list's height follows the content on every change; only a new size from measure()
+  // (its width, the window's height) is reported.
+  if (element && "ResizeObserver" in window) new ResizeObserver(schedule).observe(element);
 }

@@ -52,7 +52,7 @@ function start() {
 
   bindSearch(demo);
   bindActions();
-  reportViewportOnResize(demo, measure);
+  reportViewportOnResize(demo, measure, container);
 
   window.diffableWeb = { stats, model, view, stream, measure };
 }

@@ -4,12 +4,19 @@ import Foundation
 import Logging
 import MicroHTTP
 
-/// `diffable-web`: starts the server with the demos.
+/// `diffable-web`: serves the demos (the default), or talks to a running server.
 @main
 struct DiffableWebCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diffable-web",
-        abstract: "Serve the DiffableWeb demos: live, diffed, animated lists.")
+        abstract: "Live, diffed, animated lists: serve the DiffableWeb demos, or script a running server.",
+        subcommands: [Serve.self, SnapshotCommand.self, ActionCommand.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// `diffable-web serve` (the default): starts the server with the demos.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the demos (the default command).")
 
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -154,3 +155,31 @@ def console_errors(driver):
 
 def client_viewport(driver):
     return driver.execute_script("return window.diffableWeb.measure()")
+
+
+def share_id(driver):
+    """The session's public share id, as the page's "Script this session" panel shows it (the
+    panel is collapsed, so read textContent rather than the rendered text)."""
+    value = driver.find_element("id", "session-id").get_attribute("textContent").strip()
+    assert re.fullmatch(r"[0-9a-f]{32}", value), f"#session-id shows {value!r}"
+    return value
+
+
+def api(base, method, path, body=None, timeout=30):
+    """One JSON API call; returns (status, parsed body) for successes and errors alike."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method, headers={"Accept": "application/json"})
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            payload = response.read()
+            return response.status, (json.loads(payload) if payload else None)
+    except urllib.error.HTTPError as error:
+        payload = error.read()
+        return error.code, (json.loads(payload) if payload else None)
+
+
+def snapshot_item_ids(snapshot):
+    """The item ids of an API snapshot (GET …/snapshot), in order."""
+    return [item["id"] for section in snapshot["sections"] for item in section["items"]]

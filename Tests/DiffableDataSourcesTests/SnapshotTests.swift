@@ -132,6 +132,21 @@ struct SnapshotTests {
         #expect(built != inserted)
     }
 
+    @Test("offset hints go stale after edits in the middle of a chunk, and lookups and the diff still agree")
+    func staleOffsetHints() throws {
+        var snapshot = try makeSnapshot(["a": Array(0..<600)])
+        let before = snapshot
+        try snapshot.insertItems([-1, -2], beforeItem: 10)   // shifts 10…511 inside the first chunk
+        try snapshot.deleteItems([3])                        // shifts them back by one
+        try snapshot.moveItem(500, beforeItem: 0)
+        let expected = [500, 0, 1, 2, 4, 5, 6, 7, 8, 9, -1, -2] + Array(10..<500) + Array(501..<600)
+        #expect(snapshot.itemIdentifiers == expected)
+        for (index, item) in expected.enumerated() { #expect(snapshot.indexOfItem(item) == index) }
+        #expect(try before.applying(Changeset(from: before, to: snapshot)) == snapshot)
+        #expect(try snapshot.applying(Changeset(from: snapshot, to: before)) == before)
+        #expect(snapshot._brokenInvariant() == nil)
+    }
+
     @Test("description is readable")
     func description() throws {
         let snapshot = try makeSnapshot(["main": [1, 2, 3]])

@@ -76,6 +76,25 @@ struct WebAppTests {
                 "8 items: remove center takes index 4 (n5), remove last takes n8")
     }
 
+    @Test("a Numbers action keeps what a script changed with snapshot operations: the snapshot is the source of truth")
+    func actionsKeepScriptChanges() async throws {
+        let app = try await makeApp()
+        let created = await app.handle(Request(method: .post, target: "/api/sessions"))
+        let id = try #require(created.json?["id"] as? String)
+        let operations = #"{"operations":[{"op":"moveItem","item":"n5","beforeItem":"n1"},{"op":"deleteItems","items":["n2"]}]}"#
+        var headers: HTTPHeaders = ["Content-Type": "application/json"]
+        headers["Accept"] = "application/json"
+        _ = await app.handle(Request(method: .post, target: "/api/sessions/\(id)/demos/numbers/operations", headers: headers, body: Array(operations.utf8)))
+        for (action, body) in [("append", "{}"), ("removeCenter", "{}"), ("move", #"{"from":0,"to":3}"#)] {
+            let response = await app.handle(Request(method: .post, target: "/api/sessions/\(id)/demos/numbers/actions/\(action)", headers: headers, body: Array(body.utf8)))
+            #expect(response.status == .ok, "\(action): \(response.text)")
+        }
+        let snapshot = await app.handle(Request(method: .get, target: "/api/sessions/\(id)/demos/numbers/snapshot"))
+        let items = ((snapshot.json?["sections"] as? [[String: Any]])?.first?["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+        // [n5 n1 n3 n4] → append n6 → remove center (n3) → move n5 from 0 to 3
+        #expect(items == ["n1", "n4", "n6", "n5"])
+    }
+
     @Test("without JavaScript: the search form filters by GET ?q=, and buttons POST a form and redirect")
     func noJavaScript() async throws {
         let app = try await makeApp()

@@ -8,9 +8,9 @@ import Foundation
 extension Changeset {
     /// Computes the changes that turn `old` into `new`.
     ///
-    /// One hash table over the old items (the least any hashing diff must build), one lookup
-    /// per new item, then linear passes and a longest-increasing-subsequence per section to
-    /// keep moves minimal. Reload and reconfigure marks are read from `new`.
+    /// One lookup per new item in the old snapshot's own index (no hash table is built: the
+    /// snapshot keeps one), then linear passes and a longest-increasing-subsequence per section
+    /// to keep moves minimal. Reload and reconfigure marks are read from `new`.
     ///
     /// ```swift
     /// let changes = Changeset(from: dataSource.snapshot(), to: filtered)
@@ -54,22 +54,27 @@ extension Changeset {
         let oldCount = old.numberOfItems
         let newCount = new.numberOfItems
 
-        // 1. Old items: flat index by identifier, and the section of each flat index.
-        var oldFlatIndex = [ItemID: Int](minimumCapacity: oldCount)
-        var oldSectionOfFlat = [Int32](repeating: 0, count: oldCount)
+        // 1. Old items are found through the old snapshot's own index (item -> chunk and offset
+        //    hint), so the diff builds no hash table: per chunk, its first flat index and section.
+        var chunkFlatStart = [Int](repeating: 0, count: old.chunks.count)
+        var chunkSection = [Int32](repeating: 0, count: old.chunks.count)
         var oldSectionStart = [Int](repeating: 0, count: old.sections.count + 1)
         var flat = 0
         for (sectionIndex, storage) in old.sections.values.enumerated() {
             oldSectionStart[sectionIndex] = flat
             for chunkID in storage.chunkIDs {
-                for item in old.chunks[chunkID].items {
-                    oldFlatIndex[item] = flat
-                    oldSectionOfFlat[flat] = Int32(sectionIndex)
-                    flat += 1
-                }
+                chunkFlatStart[chunkID] = flat
+                chunkSection[chunkID] = Int32(sectionIndex)
+                flat += old.chunks[chunkID].items.count
             }
         }
         oldSectionStart[old.sections.count] = flat
+
+        /// An old item's flat index and section index, or `nil` when it is not in `old`.
+        func oldPosition(_ item: ItemID) -> (flat: Int, section: Int32)? {
+            guard let slot = old.itemSlots[item], let (chunkID, offset) = old.resolve(item, slot: slot) else { return nil }
+            return (chunkFlatStart[chunkID] + offset, chunkSection[chunkID])
+        }
 
         // The old index of each new section, or -1 when the section is new.
         let oldSectionOfNew: [Int] = new.sections.keys.map { old.sections.index(forKey: $0) ?? -1 }
@@ -95,9 +100,8 @@ extension Changeset {
             var position = 0
             for chunkID in storage.chunkIDs {
                 for item in new.chunks[chunkID].items {
-                    if let oldFlat = oldFlatIndex[item] {
+                    if let (oldFlat, oldSection) = oldPosition(item) {
                         newFlatOfOld[oldFlat] = newFlat
-                        let oldSection = oldSectionOfFlat[oldFlat]
                         if hasOldSelf && oldSection == sameSection {
                             if oldFlat < lastCandidateKey { candidatesSorted = false }
                             lastCandidateKey = oldFlat
@@ -156,8 +160,8 @@ extension Changeset {
 
         // 4. Reloads and reconfigures of surviving items.
         func update(_ id: ItemID) -> ItemMove? {
-            guard let oldFlat = oldFlatIndex[id], case let target = newFlatOfOld[oldFlat], target >= 0 else { return nil }
-            let oldSection = Int(oldSectionOfFlat[oldFlat])
+            guard let (oldFlat, section) = oldPosition(id), case let target = newFlatOfOld[oldFlat], target >= 0 else { return nil }
+            let oldSection = Int(section)
             let newSection = Self.section(containing: target, starts: newSectionStart)
             return ItemMove(id: id,
                             from: IndexPath(item: oldFlat - oldSectionStart[oldSection], section: oldSection),

@@ -14,7 +14,7 @@ extension Snapshot {
                 guard chunk.section == section else { return "chunk \(chunkID) names the wrong section" }
                 guard !chunk.items.isEmpty else { return "empty chunk \(chunkID) in section \(section)" }
                 guard chunk.items.count <= Self.maximumChunkCount else { return "oversized chunk \(chunkID)" }
-                for item in chunk.items where chunkOfItem[item] != chunkID {
+                for item in chunk.items where itemSlots[item].map(Self.chunkID(ofSlot:)) != chunkID {
                     return "item \(item) not indexed to chunk \(chunkID)"
                 }
                 count += chunk.items.count
@@ -22,11 +22,11 @@ extension Snapshot {
             guard count == storage.count else { return "section \(section) counts \(storage.count), holds \(count)" }
             itemsSeen += count
         }
-        guard itemsSeen == chunkOfItem.count else { return "index has \(chunkOfItem.count) items, sections \(itemsSeen)" }
+        guard itemsSeen == itemSlots.count else { return "index has \(itemSlots.count) items, sections \(itemsSeen)" }
         for chunkID in freeChunkIDs where chunks[chunkID].section != nil { return "free chunk \(chunkID) still owned" }
         guard chunksInUse.count + freeChunkIDs.count == chunks.count else { return "leaked chunks" }
-        for item in reloadedItems where chunkOfItem[item] == nil { return "reload mark on missing item \(item)" }
-        for item in reconfiguredItems where chunkOfItem[item] == nil { return "reconfigure mark on missing item \(item)" }
+        for item in reloadedItems where itemSlots[item] == nil { return "reload mark on missing item \(item)" }
+        for item in reconfiguredItems where itemSlots[item] == nil { return "reconfigure mark on missing item \(item)" }
         for section in reloadedSections where sections[section] == nil { return "reload mark on missing section \(section)" }
         return nil
     }

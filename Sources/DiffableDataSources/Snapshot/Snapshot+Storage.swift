@@ -21,12 +21,22 @@ extension Snapshot {
     /// - Complexity: Expected O(1) hash lookup, plus a scan of one chunk and of the
     ///   section's chunk list.
     @inlinable func location(of item: ItemID) -> ItemLocation? {
-        guard let chunkID = chunkOfItem[item],
+        guard let slot = itemSlots[item], let (chunkID, offset) = resolve(item, slot: slot),
               let section = chunks[chunkID].section,
-              let offset = chunks[chunkID].items.firstIndex(of: item),
               let ordinal = sections[section]?.chunkIDs.firstIndex(of: chunkID)
         else { return nil }
         return ItemLocation(section: section, chunkID: chunkID, chunkOrdinal: ordinal, offset: offset)
+    }
+
+    /// An item's chunk and exact offset from its slot: the hint when it is still right,
+    /// otherwise a scan of that chunk. - Complexity: O(1) with a valid hint, else O(chunk).
+    @inlinable func resolve(_ item: ItemID, slot: Int) -> (chunkID: Int, offset: Int)? {
+        let chunkID = Self.chunkID(ofSlot: slot), hint = Self.offsetHint(ofSlot: slot)
+        guard chunkID >= 0, chunkID < chunks.count else { return nil }
+        return chunks[chunkID].items.withUnsafeBufferPointer { items in
+            if hint < items.count && items[hint] == item { return (chunkID, hint) }
+            return items.firstIndex(of: item).map { (chunkID, $0) }
+        }
     }
 
     /// The index of a located item within its section.
@@ -56,7 +66,7 @@ extension Snapshot {
             chunkID = chunks.count
             chunks.append(Chunk(items: items, section: section))
         }
-        for item in items { chunkOfItem[item] = chunkID }
+        for (offset, item) in items.enumerated() { itemSlots[item] = Self.slot(chunk: chunkID, offset: offset) }
         return chunkID
     }
 
@@ -73,8 +83,9 @@ extension Snapshot {
         if let last = storage.chunkIDs.last, chunks[last].items.count < Self.appendChunkCount {
             let room = Self.appendChunkCount - chunks[last].items.count
             let end = min(newItems.count, room)
+            let base = chunks[last].items.count
             chunks[last].items.append(contentsOf: newItems[0..<end])
-            for item in newItems[0..<end] { chunkOfItem[item] = last }
+            for (offset, item) in newItems[0..<end].enumerated() { itemSlots[item] = Self.slot(chunk: last, offset: base + offset) }
             start = end
         }
         while start < newItems.count {
@@ -93,7 +104,6 @@ extension Snapshot {
         guard !newItems.isEmpty, var storage = sections[location.section] else { return }
         let chunkID = location.chunkID
         chunks[chunkID].items.insert(contentsOf: newItems, at: location.offset)
-        for item in newItems { chunkOfItem[item] = chunkID }
         if chunks[chunkID].items.count > Self.maximumChunkCount {
             let all = chunks[chunkID].items
             chunks[chunkID].items = Array(all[0..<Self.appendChunkCount])
@@ -106,6 +116,14 @@ extension Snapshot {
             }
             storage.chunkIDs.insert(contentsOf: pieces, at: location.chunkOrdinal + 1)
         }
+        // New items that stayed in this chunk get exact offset hints (a split re-indexed what it
+        // moved); items after the insertion point keep stale hints, which readers verify.
+        let stayed = chunks[chunkID].items.count
+        if location.offset < stayed {
+            for offset in location.offset..<min(location.offset + newItems.count, stayed) {
+                itemSlots[chunks[chunkID].items[offset]] = Self.slot(chunk: chunkID, offset: offset)
+            }
+        }
         storage.count += newItems.count
         sections[location.section] = storage
     }
@@ -116,7 +134,7 @@ extension Snapshot {
         guard !doomed.isEmpty else { return }
         var touchedChunks: [Int: Int] = [:]  // chunk id -> items removed from it
         for item in doomed {
-            if let chunkID = chunkOfItem.removeValue(forKey: item) { touchedChunks[chunkID, default: 0] += 1 }
+            if let slot = itemSlots.removeValue(forKey: item) { touchedChunks[Self.chunkID(ofSlot: slot), default: 0] += 1 }
         }
         let doomedSet: Set<ItemID>? = doomed.count > 1 ? Set(doomed) : nil
         var emptiedBySection: [SectionID: Set<Int>] = [:]
@@ -153,13 +171,13 @@ extension Snapshot {
     /// list of culprits thrown.
     /// - Complexity: O(k).
     @inlinable mutating func claimNewItems(_ newItems: [ItemID]) throws(SnapshotError) {
-        chunkOfItem.reserveCapacity(chunkOfItem.count + newItems.count)
+        itemSlots.reserveCapacity(itemSlots.count + newItems.count)
         for (index, item) in newItems.enumerated() {
-            guard let previous = chunkOfItem.updateValue(-1, forKey: item) else { continue }
+            guard let previous = itemSlots.updateValue(-1, forKey: item) else { continue }
             // Roll back. A pre-existing item had its chunk overwritten: restore it. A repeat
             // within the call (previous == -1) is undone with the earlier claims.
-            if previous != -1 { chunkOfItem[item] = previous }
-            for earlier in newItems[..<index] where chunkOfItem[earlier] == -1 { chunkOfItem[earlier] = nil }
+            if previous != -1 { itemSlots[item] = previous }
+            for earlier in newItems[..<index] where itemSlots[earlier] == -1 { itemSlots[earlier] = nil }
             try validateNewItems(newItems)  // throws, naming every culprit
             throw .duplicateItems(of: [item])
         }
@@ -170,10 +188,10 @@ extension Snapshot {
     @inlinable func validateNewItems(_ newItems: [ItemID]) throws(SnapshotError) {
         var duplicates: OrderedSet<ItemID> = []
         if newItems.count == 1 {
-            if chunkOfItem[newItems[0]] != nil { duplicates.append(newItems[0]) }
+            if itemSlots[newItems[0]] != nil { duplicates.append(newItems[0]) }
         } else {
             var seen = Set<ItemID>(minimumCapacity: newItems.count)
-            for item in newItems where !seen.insert(item).inserted || chunkOfItem[item] != nil {
+            for item in newItems where !seen.insert(item).inserted || itemSlots[item] != nil {
                 duplicates.append(item)
             }
         }
@@ -182,7 +200,7 @@ extension Snapshot {
 
     /// Throws unless every identifier is in the snapshot.
     @inlinable func validateKnownItems(_ items: [ItemID]) throws(SnapshotError) {
-        let unknown = items.filter { chunkOfItem[$0] == nil }
+        let unknown = items.filter { itemSlots[$0] == nil }
         if !unknown.isEmpty { throw .unknownItems(of: OrderedSet(unknown)) }
     }
 

@@ -64,8 +64,16 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     /// Chunk storage, indexed by chunk id; freed slots are reused.
     @usableFromInline var chunks: [Chunk] = []
     @usableFromInline var freeChunkIDs: [Int] = []
-    /// Which chunk holds each item.
-    @usableFromInline var chunkOfItem: [ItemID: Int] = [:]
+    /// Where each item is: its chunk and a hint of its offset in that chunk, packed into one
+    /// `Int` (see ``slot(chunk:offset:)``). The hint is exact after appends and splits; an
+    /// insert or removal in the middle of a chunk leaves later items' hints stale, and readers
+    /// verify a hint before trusting it (falling back to a scan of that one chunk).
+    @usableFromInline var itemSlots: [ItemID: Int] = [:]
+
+    /// Packs a chunk id and an offset hint (chunks never exceed 1,024 items, so 11 bits hold the offset).
+    @inlinable static func slot(chunk: Int, offset: Int) -> Int { chunk &<< 11 | (offset & 2047) }
+    @inlinable static func chunkID(ofSlot slot: Int) -> Int { slot &>> 11 }
+    @inlinable static func offsetHint(ofSlot slot: Int) -> Int { slot & 2047 }
 
     @usableFromInline var reloadedItems: OrderedSet<ItemID> = []
     @usableFromInline var reconfiguredItems: OrderedSet<ItemID> = []

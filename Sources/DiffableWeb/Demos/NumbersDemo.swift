@@ -27,20 +27,15 @@ public final class NumbersDemo: Demo {
             make: { NumbersDemo() })
     }
 
-    struct State {
-        var numbers: [Int] = [1, 2, 3, 4, 5]
-        var next = 6
-    }
-
-    let state = Mutex(State())
+    /// The next number to append (numbers are never reused, so identifiers stay unique).
+    let nextNumber = Mutex(6)
 
     public init() {}
 
-    public func initialSnapshot() -> Snapshot<String, String> { snapshot(of: state.withLock { $0.numbers }) }
+    public func initialSnapshot() -> Snapshot<String, String> { snapshot(of: Array(1...5)) }
 
     func snapshot(of numbers: [Int]) -> Snapshot<String, String> {
         var snapshot = Snapshot<String, String>()
-        snapshot.deleteAllItems()
         try? snapshot.appendSections([Self.section])
         try? snapshot.appendItems(numbers.map { "n\($0)" })  // numbers are unique by construction
         return snapshot
@@ -66,32 +61,48 @@ public final class NumbersDemo: Demo {
         return CellContent(template: "cells/header", values: ["title": "Numbers", "detail": "\(count.grouped) items"])
     }
 
+    /// The actions work on the current snapshot — the single source of truth, which a script
+    /// may have changed with snapshot operations — reading and applying it atomically.
     public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
-        // The state change and the apply happen under one lock, so concurrent actions apply
-        // in the order their state changes happened.
-        try state.withLock { state throws(ActionError) in
+        try dataSource.update(animatingDifferences: true) { snapshot throws(ActionError) in
+            let items = snapshot.itemIdentifiers
+            /// Snapshot rules broken here become 422s naming the rule.
+            func attempt(_ change: () throws(SnapshotError) -> Void) throws(ActionError) {
+                do { try change() } catch { throw .snapshot(error) }
+            }
             switch action {
             case "append":
                 let count = try parameters.int("count", default: 1, in: 1...10_000)
-                guard state.numbers.count + count <= Self.maximumCount else {
+                guard items.count + count <= Self.maximumCount else {
                     throw .invalidParameter("count", "the list holds at most \(Self.maximumCount.grouped) items")
                 }
-                state.numbers.append(contentsOf: state.next..<(state.next + count))
-                state.next += count
+                let highest = items.compactMap { Int($0.dropFirst()) }.max() ?? 0
+                let first = nextNumber.withLock { next in
+                    next = max(next, highest + 1)
+                    defer { next += count }
+                    return next
+                }
+                try attempt { () throws(SnapshotError) in
+                    if snapshot.numberOfSections == 0 { try snapshot.appendSections([Self.section]) }
+                    try snapshot.appendItems((first..<(first + count)).map { "n\($0)" })
+                }
             case "removeLast":
-                if !state.numbers.isEmpty { state.numbers.removeLast() }
+                if let last = items.last { try attempt { () throws(SnapshotError) in try snapshot.deleteItems([last]) } }
             case "removeCenter":
-                if !state.numbers.isEmpty { state.numbers.remove(at: state.numbers.count / 2) }
+                if !items.isEmpty { try attempt { () throws(SnapshotError) in try snapshot.deleteItems([items[items.count / 2]]) } }
             case "move":
-                let last = max(state.numbers.count - 1, 0)
-                let from = try parameters.int("from", in: 0...last)
-                let to = try parameters.int("to", in: 0...last)
-                guard !state.numbers.isEmpty else { throw .invalidParameter("from", "the list is empty") }
-                state.numbers.insert(state.numbers.remove(at: from), at: to)
+                guard !items.isEmpty else { throw .invalidParameter("from", "the list is empty") }
+                let from = try parameters.int("from", in: 0...(items.count - 1))
+                let to = try parameters.int("to", in: 0...(items.count - 1))
+                guard from != to else { return }
+                // Moving down lands after the item now at `to`; moving up, before it.
+                try attempt { () throws(SnapshotError) in
+                    if from < to { try snapshot.moveItem(items[from], afterItem: items[to]) }
+                    else { try snapshot.moveItem(items[from], beforeItem: items[to]) }
+                }
             default:
                 throw .unknownAction(action)
             }
-            dataSource.apply(snapshot(of: state.numbers), animatingDifferences: true)
         }
     }
 

@@ -217,6 +217,8 @@ extension WebApp {
             throw HTTPError(.badRequest, code: "malformed_json", message: "Wrong type at \(Self.path(context.codingPath))")
         } catch let DecodingError.valueNotFound(_, context) {
             throw HTTPError(.badRequest, code: "malformed_json", message: "Missing value at \(Self.path(context.codingPath))")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw HTTPError(.badRequest, code: "malformed_json", message: "Invalid or out-of-range value at \(Self.path(context.codingPath))")
         } catch {
             throw HTTPError(.badRequest, code: "malformed_json", message: "The body is not valid JSON for this request")
         }
