@@ -78,7 +78,38 @@ struct ChangesetEventTests {
         #expect(log.events(after: EventID(version: 7))?.isEmpty == true)
         #expect(log.events(after: EventID(version: 1)) == nil, "fell out of the log: start from a snapshot")
         #expect(EventID("12.3") == EventID(version: 12, layout: 3))
+        var small = EventLog(capacity: 100, byteBudget: 10)
+        for version in 1...4 { small.append(LoggedEvent(id: EventID(version: version), name: "changeset", data: "123456")) }
+        #expect(small.events.map(\.id.version) == [4], "over the byte budget only the newest is kept")
         #expect(EventID("x") == nil && EventID("1.2.3") == nil && EventID("-1") == nil)
+    }
+
+    @Test("the hand-written JSON round-trips through JSONDecoder, tricky strings included",
+          arguments: ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\u{1}", "<script>alert(1)</script>", "Ñúñez ⛰️ 山", ""])
+    func jsonRoundTrip(text: String) throws {
+        let cell = WireCell(id: text, kind: "item", section: "s\(text)", index: 3,
+                            frame: WireFrame(LayoutRect(x: 10, y: 52.5, width: 316.67, height: 32)), html: "<span>\(text)</span>")
+        let event = ChangesetEvent(version: 7, animated: true, contentSize: WireSize(LayoutPixelSize(width: 1000, height: 1234.5)),
+                                   status: text, deleted: [text, "b"], inserted: [cell],
+                                   moved: [WireMove(id: text, frame: cell.frame)], updated: [WireUpdate(id: text, html: text, reload: true)])
+        let decoded = try JSONDecoder().decode(ChangesetEvent.self, from: Data(event.json.utf8))
+        #expect(decoded.status == text && decoded.deleted == [text, "b"] && decoded.inserted == [cell])
+        #expect(decoded.moved == event.moved && decoded.updated == event.updated && decoded.contentSize == event.contentSize)
+        #expect(!event.json.contains("<"), "< is escaped, so an event never closes a script element")
+        let snapshot = SnapshotEvent(version: 1, contentSize: event.contentSize, status: text, cells: [cell])
+        #expect(try JSONDecoder().decode(SnapshotEvent.self, from: Data(snapshot.json.utf8)).cells == [cell])
+        let layout = LayoutEvent(version: 1, contentSize: event.contentSize, deleted: [text], inserted: [], moved: event.moved)
+        #expect(try JSONDecoder().decode(LayoutEvent.self, from: Data(layout.json.utf8)).moved == event.moved)
+    }
+
+    @Test("the filter matches Apple's rule: lowercased name contains the lowercased query, sorted by name")
+    func filterMatchesAppleRule() throws {
+        let catalog = try MountainCatalog.bundled()
+        for query in ["", "k", "BEN", "mont", "ñ", "ø", "(", "zzz", "a' ", "Ü"] {
+            let expected = catalog.mountains.filter { query.isEmpty || $0.name.lowercased().contains(query.lowercased()) }
+                .sorted { $0.name < $1.name }.map(\.id)
+            #expect(catalog.filtered(by: query).map(\.id) == expected, "query \(query)")
+        }
     }
 
     @Test("the snapshot event lists every cell with its HTML")

@@ -87,7 +87,7 @@ public struct ActionDescriptor: Sendable, Codable, Equatable {
 }
 
 /// A cell's template and the values it fills in.
-public struct CellContent: Sendable, Equatable {
+public struct CellContent: Sendable, Hashable {
     public var template: String
     public var values: [String: String]
     public init(template: String, values: [String: String]) {

@@ -25,17 +25,53 @@ public struct Mountain: Sendable, Hashable, Identifiable {
 public struct MountainCatalog: Sendable {
     public let mountains: [Mountain]
     private let byID: [String: Mountain]
+    /// The mountains sorted by name once, with their lowercased names as UTF-8, so that a
+    /// keystroke's query is one pass of byte comparisons and no sort.
+    private let sortedByName: [Mountain]
+    private let lowercasedNames: [[UInt8]]
 
     public init(mountains: [Mountain]) {
         self.mountains = mountains
         self.byID = Dictionary(mountains.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let sorted = mountains.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }.map(\.element)
+        self.sortedByName = sorted
+        self.lowercasedNames = sorted.map { Array($0.name.lowercased().utf8) }
     }
 
     public func mountain(id: String) -> Mountain? { byID[id] }
 
-    /// `performQuery` of Apple's sample: matching mountains, sorted by name.
+    /// `performQuery` of Apple's sample: the mountains whose lowercased name contains the
+    /// lowercased filter, sorted by name (ties keep the data set's order).
+    /// - Complexity: O(total length of the names); no sorting per query.
     public func filtered(by filter: String) -> [Mountain] {
-        mountains.filter { $0.contains(filter) }.sorted { $0.name < $1.name }
+        if filter.isEmpty { return sortedByName }
+        let needle = Array(filter.lowercased().utf8)
+        var result: [Mountain] = []
+        for (index, name) in lowercasedNames.enumerated() where Self.contains(name, needle) {
+            result.append(sortedByName[index])
+        }
+        return result
+    }
+
+    /// Whether `needle` occurs in `haystack` (UTF-8 of NFC text, so byte equality is
+    /// character equality for this data).
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        return haystack.withUnsafeBufferPointer { h in
+            needle.withUnsafeBufferPointer { n in
+                let first = n[0], last = h.count - n.count
+                var start = 0
+                while start <= last {
+                    if h[start] == first {
+                        var k = 1
+                        while k < n.count && h[start + k] == n[k] { k += 1 }
+                        if k == n.count { return true }
+                    }
+                    start += 1
+                }
+                return false
+            }
+        }
     }
 
     /// Loads the catalog shipped with the package.

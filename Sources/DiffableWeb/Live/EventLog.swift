@@ -33,16 +33,29 @@ struct LoggedEvent: Sendable {
     var data: String
 }
 
-/// The last few events of one list, so a reconnecting client can catch up.
+/// The last few events of one list, so a reconnecting client can catch up. Bounded in
+/// count and in bytes (one event beyond the byte budget is kept): a client that missed more
+/// gets a fresh snapshot, which is what it would need anyway.
 struct EventLog: Sendable {
     private(set) var events: [LoggedEvent] = []
     let capacity: Int
+    let byteBudget: Int
+    private var bytes = 0
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int, byteBudget: Int = 2 << 20) {
+        self.capacity = max(1, capacity)
+        self.byteBudget = byteBudget
+    }
 
     mutating func append(_ event: LoggedEvent) {
         events.append(event)
-        if events.count > capacity { events.removeFirst(events.count - capacity) }
+        bytes += event.data.utf8.count
+        var drop = 0
+        while events.count - drop > capacity || (bytes > byteBudget && events.count - drop > 1) {
+            bytes -= events[drop].data.utf8.count
+            drop += 1
+        }
+        if drop > 0 { events.removeFirst(drop) }
     }
 
     var latest: EventID? { events.last?.id }

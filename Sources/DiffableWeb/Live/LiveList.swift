@@ -61,8 +61,8 @@ final class LiveList: Sendable {
             let event = SnapshotEvent(
                 version: state.version, contentSize: WireSize(state.placement.contentSize),
                 status: demo.status(of: state.snapshot),
-                cells: state.placement.order.compactMap { id in wireCell(id, in: &state) })
-            return LoggedEvent(id: currentID(state), name: "snapshot", data: WireJSON.encode(event))
+                cells: state.placement.cells.map { wireCell($0, in: &state) })
+            return LoggedEvent(id: currentID(state), name: "snapshot", data: event.json)
         }
     }
 
@@ -70,9 +70,8 @@ final class LiveList: Sendable {
     func cells(intersecting rect: LayoutRect, limit: Int) -> (cells: [WireCell], contentSize: LayoutPixelSize, status: String) {
         state.withLock { state in
             var cells: [WireCell] = []
-            for id in state.placement.order where cells.count < limit {
-                guard let cell = state.placement.cells[id], cell.frame.intersects(rect) else { continue }
-                if let wire = wireCell(id, in: &state) { cells.append(wire) }
+            for cell in state.placement.cells where cells.count < limit && cell.frame.intersects(rect) {
+                cells.append(wireCell(cell, in: &state))
             }
             return (cells, state.placement.contentSize, demo.status(of: state.snapshot))
         }
@@ -103,8 +102,8 @@ final class LiveList: Sendable {
                 // An apply slipped in between: build the snapshot again under the lock.
                 let fresh = SnapshotEvent(version: state.version, contentSize: WireSize(state.placement.contentSize),
                                           status: demo.status(of: state.snapshot),
-                                          cells: state.placement.order.compactMap { wireCell($0, in: &state) })
-                _ = stream.send(event: "snapshot", id: currentID(state).description, data: WireJSON.encode(fresh))
+                                          cells: state.placement.cells.map { wireCell($0, in: &state) })
+                _ = stream.send(event: "snapshot", id: currentID(state).description, data: fresh.json)
             }
             if stream.isOpen { state.streams[ObjectIdentifier(stream)] = stream }
         }
@@ -148,13 +147,13 @@ final class LiveList: Sendable {
             guard state.container != container else { return }
             state.container = container
             let placement = Placement(snapshot: state.snapshot, layout: demo.layout(), container: container)
-            let (deleted, inserted, moved) = difference(from: state.placement, to: placement, insertedItems: [], state: &state)
+            let (deleted, inserted, moved) = difference(from: state.placement, of: state.snapshot, to: placement, insertedItems: [], state: &state)
             state.placement = placement
             guard !deleted.isEmpty || !inserted.isEmpty || !moved.isEmpty else { return }
             state.layoutSequence += 1
             let event = LayoutEvent(version: state.version, contentSize: WireSize(placement.contentSize),
                                     deleted: deleted, inserted: inserted, moved: moved)
-            publish(LoggedEvent(id: currentID(state), name: "layout", data: WireJSON.encode(event)), in: &state)
+            publish(LoggedEvent(id: currentID(state), name: "layout", data: event.json), in: &state)
         }
     }
 
@@ -172,8 +171,8 @@ final class LiveList: Sendable {
                 state.placement = placement
                 let event = SnapshotEvent(version: update.version, contentSize: WireSize(placement.contentSize),
                                           status: demo.status(of: update.snapshot),
-                                          cells: placement.order.compactMap { wireCell($0, in: &state) })
-                publish(LoggedEvent(id: currentID(state), name: "snapshot", data: WireJSON.encode(event)), in: &state)
+                                          cells: placement.cells.map { wireCell($0, in: &state) })
+                publish(LoggedEvent(id: currentID(state), name: "snapshot", data: event.json), in: &state)
                 return
             }
             let changes = update.changeset
@@ -189,10 +188,12 @@ final class LiveList: Sendable {
             }
             state.placement = placement
             let insertedItems = Set(changes.itemInsertions.map(\.id))
-            var (deleted, inserted, moved) = difference(from: previous, to: placement, insertedItems: insertedItems, state: &state)
+            var (deleted, inserted, moved) = difference(from: previous, of: update.previousSnapshot, to: placement,
+                                                        insertedItems: insertedItems, state: &state)
             // Supplementaries whose content changed (a header showing a count) are updated in place.
-            for id in placement.order where placement.cells[id]?.kind != "item" && previous.cells[id] != nil {
-                guard let cell = placement.cells[id], let content = demo.supplementary(kind: cell.kind, section: cell.section, in: update.snapshot) else { continue }
+            for (id, position) in placement.supplementaryCell where previous.supplementaryCell[id] != nil {
+                let cell = placement.cells[position]
+                guard let content = demo.supplementary(kind: cell.kind, section: cell.section, in: update.snapshot) else { continue }
                 let html = renderer.cell(content)
                 if state.html[id] != html {
                     state.html[id] = html
@@ -200,51 +201,58 @@ final class LiveList: Sendable {
                 }
             }
             deleted.insert(contentsOf: changes.itemDeletions.map(\.id), at: 0)
-            inserted.insert(contentsOf: changes.itemInsertions.compactMap { wireCell($0.id, in: &state) }, at: 0)
+            inserted.insert(contentsOf: changes.itemInsertions.compactMap { insertion in
+                placement.itemCell(at: insertion.indexPath).map { wireCell($0, in: &state) }
+            }, at: 0)
             let event = ChangesetEvent(
                 version: update.version, animated: update.animatingDifferences, contentSize: WireSize(placement.contentSize),
                 status: demo.status(of: update.snapshot), deleted: deleted, inserted: inserted, moved: moved, updated: updated)
-            publish(LoggedEvent(id: currentID(state), name: "changeset", data: WireJSON.encode(event)), in: &state)
+            publish(LoggedEvent(id: currentID(state), name: "changeset", data: event.json), in: &state)
         }
     }
 
-    /// What changed between two placements of surviving cells: supplementaries that
-    /// appeared or went, and frames that moved. Items inserted by the changeset are skipped
-    /// (the caller sends them whole).
-    private func difference(from old: Placement, to new: Placement, insertedItems: Set<String>, state: inout State)
+    /// What changed between two placements: headers and footers that appeared or went, and
+    /// the frames of surviving cells that moved. Items inserted by the changeset are skipped
+    /// (the caller sends them whole). A surviving item's old frame is found through the old
+    /// snapshot's own index: one lookup per item, no table built.
+    private func difference(from old: Placement, of oldSnapshot: Snapshot<String, String>, to new: Placement,
+                            insertedItems: Set<String>, state: inout State)
         -> (deleted: [String], inserted: [WireCell], moved: [WireMove]) {
         var deleted: [String] = [], inserted: [WireCell] = [], moved: [WireMove] = []
-        for id in old.order where new.cells[id] == nil && old.cells[id]?.kind != "item" {
+        for (id, _) in old.supplementaryCell where new.supplementaryCell[id] == nil {
             deleted.append(id)
             state.html[id] = nil
         }
-        for id in new.order {
-            guard let cell = new.cells[id] else { continue }
-            if let before = old.cells[id] {
-                if WireFrame(before.frame) != WireFrame(cell.frame) { moved.append(WireMove(id: id, frame: WireFrame(cell.frame))) }
-            } else if cell.kind != "item", let wire = wireCell(id, in: &state) {
-                inserted.append(wire)
-            } else if !insertedItems.contains(id) && cell.kind == "item" {
-                // Present now, absent from the previous placement, yet not inserted: only
-                // possible on the very first apply. Send it whole.
-                if let wire = wireCell(id, in: &state) { inserted.append(wire) }
+        for cell in new.cells {
+            let before: Placement.Cell?
+            if cell.kind == "item" {
+                if !insertedItems.isEmpty && insertedItems.contains(cell.id) { continue }
+                before = oldSnapshot.indexPath(ofItem: cell.id).flatMap(old.itemCell(at:))
+            } else {
+                before = old.supplementaryCell[cell.id].map { old.cells[$0] }
+            }
+            if let before {
+                let frame = WireFrame(cell.frame)
+                if WireFrame(before.frame) != frame { moved.append(WireMove(id: cell.id, frame: frame)) }
+            } else {
+                // A header or footer that appeared (or, on the very first apply, any cell).
+                inserted.append(wireCell(cell, in: &state))
             }
         }
         return (deleted, inserted, moved)
     }
 
     /// A cell with its frame and (cached) HTML.
-    private func wireCell(_ id: String, in state: inout State) -> WireCell? {
-        guard let cell = state.placement.cells[id] else { return nil }
+    private func wireCell(_ cell: Placement.Cell, in state: inout State) -> WireCell {
         let html: String
-        if let cached = state.html[id] {
+        if let cached = state.html[cell.id] {
             html = cached
         } else {
-            let content = cell.kind == "item" ? demo.cell(for: id) : demo.supplementary(kind: cell.kind, section: cell.section, in: state.snapshot)
+            let content = cell.kind == "item" ? demo.cell(for: cell.id) : demo.supplementary(kind: cell.kind, section: cell.section, in: state.snapshot)
             html = content.map(renderer.cell) ?? ""
-            state.html[id] = html
+            state.html[cell.id] = html
         }
-        return WireCell(id: id, kind: cell.kind, section: cell.section, index: cell.index, frame: WireFrame(cell.frame), html: html)
+        return WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index, frame: WireFrame(cell.frame), html: html)
     }
 
     private func currentID(_ state: State) -> EventID { EventID(version: state.version, layout: state.layoutSequence) }

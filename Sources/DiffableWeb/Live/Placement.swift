@@ -1,68 +1,84 @@
 import CompositionalLayout
 import DiffableDataSources
 
-/// Where every cell of a snapshot goes for one viewport: the layout solver's frames keyed by
-/// the identifiers the browser uses.
+/// Where every cell of a snapshot goes for one viewport: the layout solver's frames in
+/// document order, with the identifiers the browser uses.
+///
+/// Items are kept in flat arrays (no per-item hashing: an apply to a 10,000-item list lays
+/// out and compares every frame, so this is the hot path); only the few headers and footers
+/// are found by identifier.
 struct Placement: Sendable {
     struct Cell: Sendable, Equatable {
+        var id: String
         var kind: String        // "item", "header", "footer"
         var section: String
         var index: Int?
         var frame: LayoutRect
     }
 
-    /// Cells in document order (per section: header, items, footer).
-    var order: [String] = []
-    var cells: [String: Cell] = [:]
+    /// Cells in document order (per section: headers, items, footers).
+    var cells: [Cell] = []
+    /// For each item, in snapshot order (sections concatenated), its position in `cells`.
+    var itemCell: [Int] = []
+    /// For each section, the flat index of its first item.
+    var sectionItemStart: [Int] = []
+    /// Headers and footers by identifier (`header:<section>`), as positions in `cells`.
+    var supplementaryCell: [String: Int] = [:]
     var contentSize = LayoutPixelSize(width: 0, height: 0)
-    var result: LayoutResult?
 
     static func supplementaryID(kind: String, section: String) -> String { "\(kind):\(section)" }
 
     /// Lays the snapshot out in `container`.
-    /// - Complexity: O(n) for n cells (the solver's cost plus one dictionary entry per cell).
+    /// - Complexity: O(n) for n cells, with no hashing per item.
     init(snapshot: Snapshot<String, String>, layout: CompositionalLayout, container: LayoutContainer) {
         let sections = snapshot.sectionIdentifiers
-        var counts: [Int] = []
         var itemsBySection: [[String]] = []
-        for section in sections {
-            let items = (try? snapshot.itemIdentifiers(inSection: section)) ?? []
-            counts.append(items.count)
-            itemsBySection.append(items)
-        }
-        let result = layout.solve(itemCounts: counts, container: container)
-        self.result = result
+        itemsBySection.reserveCapacity(sections.count)
+        for section in sections { itemsBySection.append((try? snapshot.itemIdentifiers(inSection: section)) ?? []) }
+        let result = layout.solve(itemCounts: itemsBySection.map(\.count), container: container)
         contentSize = result.contentSize
         cells.reserveCapacity(snapshot.numberOfItems + sections.count * 2)
-        order.reserveCapacity(snapshot.numberOfItems + sections.count * 2)
+        itemCell.reserveCapacity(snapshot.numberOfItems)
 
         var supplementariesBySection: [Int: [LayoutSupplementary]] = [:]
         for supplementary in result.supplementaries where supplementary.indexPath.section >= 0 && supplementary.indexPath.section < sections.count {
             supplementariesBySection[supplementary.indexPath.section, default: []].append(supplementary)
         }
-        var flat = 0
         let frames = result.items
+        var flat = 0
         for (sectionIndex, section) in sections.enumerated() {
+            sectionItemStart.append(flat)
             let supplementaries = supplementariesBySection[sectionIndex] ?? []
             for supplementary in supplementaries where supplementary.kind != "footer" {
-                add(Self.supplementaryID(kind: supplementary.kind, section: section),
-                    Cell(kind: supplementary.kind, section: section, index: nil, frame: supplementary.frame))
+                addSupplementary(supplementary, section: section)
             }
-            for (index, item) in itemsBySection[sectionIndex].enumerated() {
-                guard flat < frames.count else { break }
-                add(item, Cell(kind: "item", section: section, index: index, frame: frames[frames.startIndex + flat].frame))
+            for (index, item) in itemsBySection[sectionIndex].enumerated() where flat < frames.count {
+                itemCell.append(cells.count)
+                cells.append(Cell(id: item, kind: "item", section: section, index: index, frame: frames[frames.startIndex + flat].frame))
                 flat += 1
             }
             for supplementary in supplementaries where supplementary.kind == "footer" {
-                add(Self.supplementaryID(kind: supplementary.kind, section: section),
-                    Cell(kind: supplementary.kind, section: section, index: nil, frame: supplementary.frame))
+                addSupplementary(supplementary, section: section)
             }
         }
     }
 
     init() {}
 
-    private mutating func add(_ id: String, _ cell: Cell) {
-        if cells.updateValue(cell, forKey: id) == nil { order.append(id) }
+    private mutating func addSupplementary(_ supplementary: LayoutSupplementary, section: String) {
+        let id = Self.supplementaryID(kind: supplementary.kind, section: section)
+        guard supplementaryCell[id] == nil else { return }
+        supplementaryCell[id] = cells.count
+        cells.append(Cell(id: id, kind: supplementary.kind, section: section, index: nil, frame: supplementary.frame))
+    }
+
+    /// The cell of the item at an index path of the placed snapshot.
+    func itemCell(at path: IndexPath) -> Cell? {
+        guard path.section >= 0, path.section < sectionItemStart.count else { return nil }
+        let flat = sectionItemStart[path.section] + path.item
+        guard flat >= 0, flat < itemCell.count else { return nil }
+        return cells[itemCell[flat]]
     }
 }
+
+import Foundation

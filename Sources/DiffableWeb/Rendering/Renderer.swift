@@ -5,6 +5,9 @@ import Mustache
 /// default: `{{value}}` escapes, `{{{html}}}` is reserved for HTML we rendered ourselves).
 public struct Renderer: Sendable {
     let library: MustacheLibrary
+    /// Rendered cells by content, shared by every session: a cell's HTML is a pure function of
+    /// its template and values, and the same mountains show in every session.
+    let cellCache = RenderCache(limit: 200_000)
 
     /// Loads every `*.mustache` under `directory`; names are relative paths without the
     /// extension (`cells/mountain`).
@@ -23,7 +26,10 @@ public struct Renderer: Sendable {
 
     /// A cell's inner HTML. A missing template renders as escaped text, never as nothing.
     func cell(_ content: CellContent) -> String {
-        render(content.template, content.values) ?? HTMLEscaping.escape(content.values.values.sorted().joined(separator: " "))
+        if let cached = cellCache[content] { return cached }
+        let html = render(content.template, content.values) ?? HTMLEscaping.escape(content.values.values.sorted().joined(separator: " "))
+        cellCache[content] = html
+        return html
     }
 }
 
@@ -53,3 +59,24 @@ enum HTMLEscaping {
         return result
     }
 }
+
+/// A bounded map from cell content to its HTML (emptied when full: simple, and a refill is
+/// only a re-render).
+final class RenderCache: Sendable {
+    private let entries = Mutex<[CellContent: String]>([:])
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    subscript(content: CellContent) -> String? {
+        get { entries.withLock { $0[content] } }
+        set {
+            entries.withLock { entries in
+                if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+                entries[content] = newValue
+            }
+        }
+    }
+}
+
+import Synchronization

@@ -117,8 +117,8 @@ extension WebApp {
     func layoutBody(_ list: LiveList, _ container: LayoutContainer) -> LayoutBody {
         let (version, snapshot) = list.currentSnapshot()
         let placement = Placement(snapshot: snapshot, layout: list.demo.layout(), container: container)
-        return LayoutBody(version: version, contentSize: WireSize(placement.contentSize), cells: placement.order.compactMap { id in
-            placement.cells[id].map { .init(id: id, kind: $0.kind, section: $0.section, index: $0.index, frame: WireFrame($0.frame)) }
+        return LayoutBody(version: version, contentSize: WireSize(placement.contentSize), cells: placement.cells.map {
+            .init(id: $0.id, kind: $0.kind, section: $0.section, index: $0.index, frame: WireFrame($0.frame))
         })
     }
 

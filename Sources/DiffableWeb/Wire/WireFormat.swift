@@ -77,13 +77,3 @@ struct LayoutEvent: Codable, Sendable {
     var inserted: [WireCell]
     var moved: [WireMove]
 }
-
-enum WireJSON {
-    static func encode<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        // Encoding our own plain structs cannot fail; an empty object keeps the stream well-formed regardless.
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
-}

@@ -1,0 +1,141 @@
+/// A small, fast JSON writer for the wire events. Foundation's `JSONEncoder` spent most of a
+/// keystroke's time on events with thousands of moved frames; these shapes are fixed and
+/// simple, so they are written directly into a byte buffer.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// A JSON string, escaped per RFC 8259 (quote, backslash, control characters). `<` is
+    /// escaped too, so an event can never close a `<script>` if someone inlines it in a page.
+    mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                switch byte {
+                case 0x22: raw("\\\"")
+                case 0x5C: raw("\\\\")
+                case 0x0A: raw("\\n")
+                case 0x0D: raw("\\r")
+                case 0x09: raw("\\t")
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    raw("\\u00")
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0xF)])
+                }
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func int(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// A number as JSON: integral values without a fraction, others as Swift's shortest
+    /// round-tripping form. Frames are rounded to hundredths before they get here.
+    mutating func number(_ value: Double) {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            int(Int(value))
+        } else if value.isFinite {
+            bytes.append(contentsOf: value.description.utf8)
+        } else {
+            raw("0")
+        }
+    }
+
+    mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
+
+    mutating func frame(_ frame: WireFrame) {
+        raw("{\"x\":"); number(frame.x)
+        raw(",\"y\":"); number(frame.y)
+        raw(",\"w\":"); number(frame.w)
+        raw(",\"h\":"); number(frame.h)
+        raw("}")
+    }
+
+    mutating func size(_ size: WireSize) {
+        raw("{\"w\":"); number(size.w)
+        raw(",\"h\":"); number(size.h)
+        raw("}")
+    }
+
+    mutating func cell(_ cell: WireCell) {
+        raw("{\"id\":"); string(cell.id)
+        raw(",\"kind\":"); string(cell.kind)
+        raw(",\"section\":"); string(cell.section)
+        if let index = cell.index { raw(",\"index\":"); int(index) }
+        raw(",\"frame\":"); frame(cell.frame)
+        raw(",\"html\":"); string(cell.html)
+        raw("}")
+    }
+
+    mutating func array<T>(_ values: [T], _ write: (inout JSONWriter, T) -> Void) {
+        raw("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { raw(",") }
+            write(&self, value)
+        }
+        raw("]")
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+extension SnapshotEvent {
+    var json: String {
+        var writer = JSONWriter(capacity: 64 + cells.count * 160)
+        writer.raw("{\"version\":"); writer.int(version)
+        writer.raw(",\"contentSize\":"); writer.size(contentSize)
+        writer.raw(",\"status\":"); writer.string(status)
+        writer.raw(",\"cells\":"); writer.array(cells) { $0.cell($1) }
+        writer.raw("}")
+        return writer.text
+    }
+}
+
+extension ChangesetEvent {
+    var json: String {
+        var writer = JSONWriter(capacity: 128 + deleted.count * 12 + inserted.count * 160 + moved.count * 64)
+        writer.raw("{\"version\":"); writer.int(version)
+        writer.raw(",\"animated\":"); writer.bool(animated)
+        writer.raw(",\"contentSize\":"); writer.size(contentSize)
+        writer.raw(",\"status\":"); writer.string(status)
+        writer.raw(",\"deleted\":"); writer.array(deleted) { $0.string($1) }
+        writer.raw(",\"inserted\":"); writer.array(inserted) { $0.cell($1) }
+        writer.raw(",\"moved\":"); writer.array(moved) { w, move in
+            w.raw("{\"id\":"); w.string(move.id); w.raw(",\"frame\":"); w.frame(move.frame); w.raw("}")
+        }
+        writer.raw(",\"updated\":"); writer.array(updated) { w, update in
+            w.raw("{\"id\":"); w.string(update.id); w.raw(",\"html\":"); w.string(update.html)
+            w.raw(",\"reload\":"); w.bool(update.reload); w.raw("}")
+        }
+        writer.raw("}")
+        return writer.text
+    }
+}
+
+extension LayoutEvent {
+    var json: String {
+        var writer = JSONWriter(capacity: 128 + moved.count * 64 + inserted.count * 160)
+        writer.raw("{\"version\":"); writer.int(version)
+        writer.raw(",\"contentSize\":"); writer.size(contentSize)
+        writer.raw(",\"deleted\":"); writer.array(deleted) { $0.string($1) }
+        writer.raw(",\"inserted\":"); writer.array(inserted) { $0.cell($1) }
+        writer.raw(",\"moved\":"); writer.array(moved) { w, move in
+            w.raw("{\"id\":"); w.string(move.id); w.raw(",\"frame\":"); w.frame(move.frame); w.raw("}")
+        }
+        writer.raw("}")
+        return writer.text
+    }
+}
