@@ -41,6 +41,11 @@ class Session:
         self.ready = asyncio.Event()
         self.task = asyncio.create_task(self.read_events())
         await asyncio.wait_for(self.ready.wait(), 120)
+        self.post_writer = None
+
+    async def connect_for_posts(self):
+        # Opened when typing starts: a keep-alive connection left idle through a long setup
+        # is closed by the server's idle timeout, as it should be.
         self.post_reader, self.post_writer = await asyncio.open_connection("127.0.0.1", self.port)
 
     async def read_events(self):
@@ -92,13 +97,17 @@ class Session:
                                + f"Cookie: dw_session={self.cookie}\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
         await self.post_writer.drain()
         length = 0
+        status_line = await self.post_reader.readline()
         while True:
             line = await self.post_reader.readline()
             if line in (b"\r\n", b""):
                 break
             if line.lower().startswith(b"content-length:"):
                 length = int(line.split(b":")[1])
-        version = json.loads(await self.post_reader.readexactly(length))["version"]
+        body = await self.post_reader.readexactly(length)
+        if not status_line.startswith(b"HTTP/1.1 200"):
+            raise RuntimeError(f"keystroke answered {status_line!r} {body[:200]!r}")
+        version = json.loads(body)["version"]
         if version in self.arrivals:
             arrived = self.arrivals[version]
         else:
@@ -110,7 +119,8 @@ class Session:
     def close(self):
         self.task.cancel()
         for w in (self.sse_writer, self.post_writer):
-            w.close()
+            if w is not None:
+                w.close()
 
 
 async def run(port, sessions, keystrokes_per_session):
@@ -121,6 +131,7 @@ async def run(port, sessions, keystrokes_per_session):
         await asyncio.gather(*(c.start() for c in clients[start:start + 10]))
 
     async def type_words(client, offset):
+        await client.connect_for_posts()
         results = []
         for i in range(keystrokes_per_session):
             results.append(await client.keystroke(WORDS[(offset + i) % len(WORDS)], i + 1))

@@ -90,10 +90,22 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         enqueue(EventStream.frame(event: event, id: id, data: data))
     }
 
-    /// Queues a comment (`: text`), e.g. a heartbeat that keeps proxies from closing the stream.
+    /// Queues a comment (`: text`).
     @discardableResult
     public func comment(_ text: String = "") -> Bool {
         enqueue(EventStream.frameComment(text))
+    }
+
+    /// Bytes queued but not yet handed to the connection (0 for an idle stream).
+    public var unsentByteCount: Int { state.withLock { $0.pending.count - $0.sent } }
+
+    /// A heartbeat comment (`: heartbeat`) that keeps proxies from closing an idle stream.
+    /// While earlier bytes are still unsent the stream is not idle, so nothing is queued (and
+    /// it returns `true`): a heartbeat never pushes a client still receiving a large event
+    /// over the buffer cap.
+    @discardableResult
+    public func heartbeat() -> Bool {
+        enqueue(EventStream.frameComment("heartbeat"), onlyIfIdle: true)
     }
 
     /// Asks the client to wait `milliseconds` before reconnecting after a drop.
@@ -211,9 +223,11 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - Internals
 
-    private func enqueue(_ bytes: [UInt8]) -> Bool {
+    /// Queues bytes; with `onlyIfIdle`, only when nothing earlier is still unsent.
+    private func enqueue(_ bytes: [UInt8], onlyIfIdle: Bool = false) -> Bool {
         state.withLock { s in
             guard case .open = s.phase else { return false }
+            if onlyIfIdle && s.pending.count > s.sent { return true }
             // The cap bounds the backlog of a client that stopped reading: a send is refused
             // once what is still unsent exceeds it. An event larger than the cap is accepted
             // whole while the backlog is within it — a big snapshot must reach a healthy client

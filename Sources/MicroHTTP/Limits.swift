@@ -27,8 +27,8 @@ public struct Limits: Sendable, Hashable {
     /// Request body; a larger declared `Content-Length` is refused with `413` before the body is
     /// read, and a chunked body is cut off with `413` as soon as it passes the limit.
     public var maxBodyBytes: Int
-    /// Unsent bytes an event stream may hold for a client that is not reading (default 1 MiB,
-    /// room for a large snapshot plus the changesets right behind it). Past it the next send
+    /// Unsent bytes an event stream may hold for a client that is not reading (default 4 MiB,
+    /// room for a 10,000-cell snapshot plus the changesets right behind it). Past it the next send
     /// closes the stream (`EventStream.CloseReason.bufferOverflow`); the client reconnects and
     /// resyncs with `Last-Event-ID`. Idle streams hold nothing.
     public var maxEventStreamBufferBytes: Int
@@ -43,7 +43,7 @@ public struct Limits: Sendable, Hashable {
         requestTimeout: Duration = .seconds(30),
         maxHeaderBytes: Int = 8 * 1024,
         maxBodyBytes: Int = 1 << 20,
-        maxEventStreamBufferBytes: Int = 1024 * 1024,
+        maxEventStreamBufferBytes: Int = 4 * 1024 * 1024,
         listenBacklog: Int = 4096,
         raiseFileDescriptorLimit: Bool = true
     ) {

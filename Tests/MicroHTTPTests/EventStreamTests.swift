@@ -204,10 +204,26 @@ struct EventStreamTests {
         let stream = try #require(hub.all.first)
         let big = String(repeating: "b", count: 100 * 1024)
         #expect(stream.send(event: "snapshot", id: "1", data: big))
+        // Unsent bytes only shrink as the connection drains them: a heartbeat that queued
+        // nothing leaves the count the same or lower.
+        for _ in 0..<100 {
+            let before = stream.unsentByteCount
+            guard before > 0 else { break }
+            #expect(stream.heartbeat())
+            #expect(stream.unsentByteCount <= before, "heartbeats are skipped, not queued, while bytes are pending")
+        }
         let waiting = reader
-        let block = try await offPool { var copy = waiting; return try copy.nextBlock(timeout: 10) }
+        let (block, afterBlock) = try await offPool { () -> ([String], EventReader) in
+            var copy = waiting
+            let block = try copy.nextBlock(timeout: 10)
+            return (block, copy)
+        }
         #expect(block.contains("data: " + big))
         #expect(stream.isOpen)
         #expect(stream.send(event: "next", id: "2", data: "small"), "once drained, the stream goes on")
+        let rest = afterBlock
+        let next = try await offPool { var copy = rest; return try copy.nextBlock(timeout: 10) }
+        #expect(next == ["event: next", "id: 2", "data: small"] || next == [": heartbeat"],
+                "at most a heartbeat queued once the big event was handed over")
     }
 }

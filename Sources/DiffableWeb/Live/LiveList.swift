@@ -32,6 +32,13 @@ final class LiveList: Sendable {
     private let state: Mutex<State>
     /// The newest `seq` applied per client, so a late keystroke never overwrites a newer one.
     private let actionGate = Mutex<[String: Int]>([:])
+    /// Writers (actions, API writes) queue here, suspended rather than blocking a thread.
+    let writers = AsyncGate()
+
+    /// Runs a write alone among this list's writers.
+    func exclusive<T: Sendable>(_ body: @Sendable () throws -> T) async throws -> T {
+        try await writers.run(body)
+    }
 
     init(descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int) {
         self.descriptor = descriptor
@@ -121,7 +128,7 @@ final class LiveList: Sendable {
     /// Sends a comment to every stream, so proxies keep idle connections open.
     func heartbeat() {
         let streams = state.withLock { Array($0.streams.values) }
-        for stream in streams { _ = stream.comment("heartbeat") }
+        for stream in streams { _ = stream.heartbeat() }
     }
 
     // MARK: Acting
@@ -147,7 +154,8 @@ final class LiveList: Sendable {
             guard state.container != container else { return }
             state.container = container
             let placement = Placement(snapshot: state.snapshot, layout: demo.layout(), container: container)
-            let (deleted, inserted, moved) = difference(from: state.placement, of: state.snapshot, to: placement, insertedItems: [], state: &state)
+            let (deleted, inserted, moved) = difference(from: state.placement, to: placement, oldPath: { $0 },
+                                                        insertedItems: [], state: &state)
             state.placement = placement
             guard !deleted.isEmpty || !inserted.isEmpty || !moved.isEmpty else { return }
             state.layoutSequence += 1
@@ -188,7 +196,8 @@ final class LiveList: Sendable {
             }
             state.placement = placement
             let insertedItems = Set(changes.itemInsertions.map(\.id))
-            var (deleted, inserted, moved) = difference(from: previous, of: update.previousSnapshot, to: placement,
+            let oldPaths = SurvivorPaths(changes, old: update.previousSnapshot, new: update.snapshot)
+            var (deleted, inserted, moved) = difference(from: previous, to: placement, oldPath: oldPaths.oldPath,
                                                         insertedItems: insertedItems, state: &state)
             // Supplementaries whose content changed (a header showing a count) are updated in place.
             for (id, position) in placement.supplementaryCell where previous.supplementaryCell[id] != nil {
@@ -213,9 +222,9 @@ final class LiveList: Sendable {
 
     /// What changed between two placements: headers and footers that appeared or went, and
     /// the frames of surviving cells that moved. Items inserted by the changeset are skipped
-    /// (the caller sends them whole). A surviving item's old frame is found through the old
-    /// snapshot's own index: one lookup per item, no table built.
-    private func difference(from old: Placement, of oldSnapshot: Snapshot<String, String>, to new: Placement,
+    /// (the caller sends them whole). `oldPath` maps a surviving item's new index path to its
+    /// old one (see ``SurvivorPaths``): no lookups by identifier.
+    private func difference(from old: Placement, to new: Placement, oldPath: (IndexPath) -> IndexPath?,
                             insertedItems: Set<String>, state: inout State)
         -> (deleted: [String], inserted: [WireCell], moved: [WireMove]) {
         var deleted: [String] = [], inserted: [WireCell] = [], moved: [WireMove] = []
@@ -227,7 +236,9 @@ final class LiveList: Sendable {
             let before: Placement.Cell?
             if cell.kind == "item" {
                 if !insertedItems.isEmpty && insertedItems.contains(cell.id) { continue }
-                before = oldSnapshot.indexPath(ofItem: cell.id).flatMap(old.itemCell(at:))
+                before = cell.index.flatMap { index in
+                    new.sectionIndex(of: cell.section).flatMap { oldPath(IndexPath(item: index, section: $0)) }
+                }.flatMap(old.itemCell(at:))
             } else {
                 before = old.supplementaryCell[cell.id].map { old.cells[$0] }
             }

@@ -7,7 +7,7 @@ import MicroHTTP
 // demos: a new demo gets every route for free.
 
 extension WebApp {
-    func routeAPI(_ request: Request, _ segments: [String]) throws -> Response {
+    func routeAPI(_ request: Request, _ segments: [String]) async throws -> Response {
         switch segments {
         case ["api", "demos"]:
             try allow(request, ["GET", "HEAD"])
@@ -38,10 +38,10 @@ extension WebApp {
         switch Array(segments.dropFirst(5)) {
         case ["snapshot"]:
             try allow(request, ["GET", "HEAD", "PUT"])
-            return request.method == .put ? try putSnapshot(request, list) : try jsonResponse(snapshotBody(list))
+            return request.method == .put ? try await putSnapshot(request, list) : try jsonResponse(snapshotBody(list))
         case ["operations"]:
             try allow(request, ["POST"])
-            return try applyOperations(request, list)
+            return try await applyOperations(request, list)
         case ["layout"]:
             try allow(request, ["GET", "HEAD"])
             guard let size = viewportSize(width: request.query["width"], height: request.query["height"]) else {
@@ -60,8 +60,8 @@ extension WebApp {
             let parameters = try ActionParameters(body: request)
             let version: Int
             do {
-                version = try list.perform(tail[1], parameters: parameters, client: "api", seq: nil)
-            } catch {
+                version = try await list.exclusive { try list.perform(tail[1], parameters: parameters, client: "api", seq: nil) }
+            } catch let error as ActionError {
                 throw error.httpError
             }
             return try jsonResponse(["version": version])
@@ -131,7 +131,7 @@ extension WebApp {
         var ifVersion: Int?
     }
 
-    func putSnapshot(_ request: Request, _ list: LiveList) throws -> Response {
+    func putSnapshot(_ request: Request, _ list: LiveList) async throws -> Response {
         let input: SnapshotInput = try decodeBody(request)
         var replacement = Snapshot<String, String>()
         do throws(SnapshotError) {
@@ -145,8 +145,9 @@ extension WebApp {
         if let unknown = replacement.itemIdentifiers.first(where: { list.demo.data(for: $0) == nil }) {
             throw APIFailure.unknownItem(unknown, index: nil)
         }
-        return try apply(list, ifVersion: input.ifVersion, animating: input.animatingDifferences ?? true) { snapshot throws(APIFailure) in
-            snapshot = replacement
+        let finished = replacement
+        return try await apply(list, ifVersion: input.ifVersion, animating: input.animatingDifferences ?? true) { snapshot throws(APIFailure) in
+            snapshot = finished
         }
     }
 
@@ -156,9 +157,9 @@ extension WebApp {
         var ifVersion: Int?
     }
 
-    func applyOperations(_ request: Request, _ list: LiveList) throws -> Response {
+    func applyOperations(_ request: Request, _ list: LiveList) async throws -> Response {
         let input: OperationsInput = try decodeBody(request)
-        return try apply(list, ifVersion: input.ifVersion, animating: input.animatingDifferences ?? true) { snapshot throws(APIFailure) in
+        return try await apply(list, ifVersion: input.ifVersion, animating: input.animatingDifferences ?? true) { snapshot throws(APIFailure) in
             for (index, operation) in input.operations.enumerated() {
                 if let unknown = operation.newItems.first(where: { list.demo.data(for: $0) == nil }) {
                     throw .unknownItem(unknown, index: index)
@@ -171,13 +172,15 @@ extension WebApp {
     /// Applies a change atomically (and only at `ifVersion`, when given); a failure applies
     /// and streams nothing.
     private func apply(_ list: LiveList, ifVersion: Int?, animating: Bool,
-                       _ change: (inout Snapshot<String, String>) throws(APIFailure) -> Void) throws -> Response {
-        let update = try list.dataSource.update(animatingDifferences: animating) { snapshot throws(APIFailure) in
-            if let ifVersion {
-                let current = list.dataSource.version
-                guard current == ifVersion else { throw .conflict(current: current, expected: ifVersion) }
+                       _ change: @escaping @Sendable (inout Snapshot<String, String>) throws(APIFailure) -> Void) async throws -> Response {
+        let update = try await list.exclusive {
+            try list.dataSource.update(animatingDifferences: animating) { snapshot throws(APIFailure) in
+                if let ifVersion {
+                    let current = list.dataSource.version
+                    guard current == ifVersion else { throw .conflict(current: current, expected: ifVersion) }
+                }
+                try change(&snapshot)
             }
-            try change(&snapshot)
         }
         let changes = update.changeset
         return try jsonResponse(ApplyResult(version: update.version, changes: .init(

@@ -33,7 +33,7 @@ extension WebApp {
         return Response(status: .noContent).with(cookie)
     }
 
-    func action(_ request: Request, _ descriptor: DemoDescriptor, name: String) throws -> Response {
+    func action(_ request: Request, _ descriptor: DemoDescriptor, name: String) async throws -> Response {
         guard descriptor.actions.contains(where: { $0.name == name }) else {
             throw HTTPError(.notFound, code: "unknown_action", message: "The \(descriptor.name) demo has no action “\(name)”")
         }
@@ -49,8 +49,10 @@ extension WebApp {
         let list = list(session, descriptor)
         let version: Int
         do {
-            version = try list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
-        } catch {
+            version = try await list.exclusive {
+                try list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
+            }
+        } catch let error as ActionError {
             throw error.httpError
         }
         if request.isForm {

@@ -39,7 +39,7 @@ extension WebApp {
             break
         }
         if segments.first == "api" {
-            return try routeAPI(request, segments)
+            return try await routeAPI(request, segments)
         }
         if segments.first == "demos", segments.count >= 2 {
             guard let descriptor = demo(named: segments[1]) else {
@@ -60,7 +60,7 @@ extension WebApp {
                 return .json(descriptor.actions)
             case let tail where tail.count == 2 && tail[0] == "actions":
                 try allow(request, ["POST"])
-                return try action(request, descriptor, name: tail[1])
+                return try await action(request, descriptor, name: tail[1])
             default:
                 throw HTTPError(.notFound, message: "No such page: \(request.path)")
             }
