@@ -71,8 +71,28 @@ extension Changeset {
         oldSectionStart[old.sections.count] = flat
 
         /// An old item's flat index and section index, or `nil` when it is not in `old`.
+        /// Offset hints go stale after edits in the middle of a chunk; the first stale hint
+        /// met in a chunk indexes that chunk once, so a snapshot edited many times costs at
+        /// most one hash per old item, never a chunk scan per item.
+        var repaired: [Int: [ItemID: Int]] = [:]
         func oldPosition(_ item: ItemID) -> (flat: Int, section: Int32)? {
-            guard let slot = old.itemSlots[item], let (chunkID, offset) = old.resolve(item, slot: slot) else { return nil }
+            guard let slot = old.itemSlots[item] else { return nil }
+            let chunkID = Snapshot<SectionID, ItemID>.chunkID(ofSlot: slot)
+            let hint = Snapshot<SectionID, ItemID>.offsetHint(ofSlot: slot)
+            guard chunkID >= 0, chunkID < old.chunks.count else { return nil }
+            let hintHolds = old.chunks[chunkID].items.withUnsafeBufferPointer { hint < $0.count && $0[hint] == item }
+            let offset: Int
+            if hintHolds {
+                offset = hint
+            } else {
+                if repaired[chunkID] == nil {
+                    var offsets = [ItemID: Int](minimumCapacity: old.chunks[chunkID].items.count)
+                    for (index, chunkItem) in old.chunks[chunkID].items.enumerated() { offsets[chunkItem] = index }
+                    repaired[chunkID] = offsets
+                }
+                guard let found = repaired[chunkID]?[item] else { return nil }
+                offset = found
+            }
             return (chunkFlatStart[chunkID] + offset, chunkSection[chunkID])
         }
 
