@@ -60,6 +60,17 @@ struct APIContractTests {
         }
     }
 
+    @Test("the snapshot body's hand-written JSON equals JSONEncoder's, decoded")
+    func snapshotJSON() throws {
+        let body = WebApp.SnapshotBody(version: 3, sections: [
+            .init(id: "a\"<b>", items: [.init(id: "x\n1", data: ["name": "Ñ \"q\" <i>", "height_m": "8848"])]),
+            .init(id: "empty", items: []),
+        ])
+        let ours = try JSONSerialization.jsonObject(with: Data(body.json.utf8)) as? NSDictionary
+        let reference = try JSONSerialization.jsonObject(with: JSONEncoder().encode(body)) as? NSDictionary
+        #expect(ours != nil && ours == reference)
+    }
+
     @Test("the served document is the file")
     func served() async throws {
         let app = try await makeApp()
