@@ -45,6 +45,10 @@ public final class HTTPServer: Sendable {
         /// connections (handlers run in Swift tasks, not on these threads). The default is one
         /// per core, up to 4: on 2 cores, 2 threads served static files about 1.8× faster than 1.
         public var threads: Int
+        /// An optional handler answered synchronously on libmicrohttpd's thread, before the
+        /// async handler: no task, no suspend/resume. For quick, non-blocking answers such as
+        /// static files from the page cache; return `nil` to fall through to the async handler.
+        public var immediateHandler: (@Sendable (Request) -> Response?)?
 
         public static var defaultThreads: Int {
             min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
@@ -89,7 +93,7 @@ public final class HTTPServer: Sendable {
         guard let watcher = HangupWatcher() else {
             throw ServerError.couldNotStart("epoll_create1/eventfd failed (errno \(errno))")
         }
-        core = ServerCore(handler: handler, logger: logger, limits: configuration.limits, watcher: watcher)
+        core = ServerCore(handler: handler, immediateHandler: configuration.immediateHandler, logger: logger, limits: configuration.limits, watcher: watcher)
     }
 
     deinit {

@@ -262,6 +262,14 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     case .respond(let response):
         return queue(response, context: context, core: core)
     case .complete:
+        if let immediate = core.immediateHandler {
+            // Answered here, in the same callback: no task, no suspend/resume.
+            let request = makeRequest(connection, context: context, version: version, body: context.state.withLock { $0.body })
+            if let response = immediate(request) {
+                context.state.withLock { $0.body = [] }
+                return queue(response, context: context, core: core)
+            }
+        }
         let body = context.state.withLock { s -> [UInt8] in
             defer { s.body = [] }
             s.phase = .handling

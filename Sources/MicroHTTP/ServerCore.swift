@@ -7,6 +7,7 @@ import Synchronization
 /// raw pointer that carries it through C is the only unchecked step, see `LibMicroHTTPD.swift`).
 final class ServerCore: Sendable {
     let handler: HTTPServer.Handler
+    let immediateHandler: (@Sendable (Request) -> Response?)?
     let logger: Logger
     let limits: Limits
     /// Connections libmicrohttpd has open (its `MHD_OPTION_NOTIFY_CONNECTION`).
@@ -39,8 +40,10 @@ final class ServerCore: Sendable {
         var hungUp = false
     }
 
-    init(handler: @escaping HTTPServer.Handler, logger: Logger, limits: Limits, watcher: HangupWatcher) {
+    init(handler: @escaping HTTPServer.Handler, immediateHandler: (@Sendable (Request) -> Response?)?,
+         logger: Logger, limits: Limits, watcher: HangupWatcher) {
         self.handler = handler
+        self.immediateHandler = immediateHandler
         self.logger = logger
         self.limits = limits
         self.maxConnections = Atomic(limits.maxConnections)

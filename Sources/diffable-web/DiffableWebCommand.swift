@@ -64,7 +64,9 @@ struct Serve: AsyncParsableCommand {
         configuration.mountainCount = mountains
 
         let app = try await WebApp(configuration: configuration, logger: logger)
-        let server = try HTTPServer(configuration: .init(host: host, port: port), logger: logger) { request in
+        var serverConfiguration = HTTPServer.Configuration(host: host, port: port)
+        serverConfiguration.immediateHandler = { app.immediateResponse($0) }
+        let server = try HTTPServer(configuration: serverConfiguration, logger: logger) { request in
             await app.handle(request)
         }
         try server.start()

@@ -114,4 +114,26 @@ struct StaticFilesTests {
         #expect(post.status == 405)
         #expect(post.header("Allow") == "GET, HEAD")
     }
+
+    @Test("an immediate handler answers on the server's thread; nil falls through to the async handler")
+    func immediateHandler() async throws {
+        let fixture = try StaticFixture()
+        defer { fixture.remove() }
+        let files = StaticFiles(root: fixture.root)
+        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+        configuration.immediateHandler = { request in request.path == "/fallthrough" ? nil : files.response(for: request) }
+        let server = try HTTPServer(configuration: configuration, logger: quietLogger) { request in
+            .text("async \(request.path)")
+        }
+        try server.start()
+        defer { server.stop() }
+        let file = try await get(port: server.port, "/app.js")
+        #expect(file.status == 200 && file.text == "console.log(1)")
+        let etag = try #require(file.header("ETag"))
+        #expect(try await get(port: server.port, "/app.js", headers: ["If-None-Match": etag]).status == 304)
+        #expect(try await get(port: server.port, "/fallthrough").text == "async /fallthrough")
+        #expect(try await get(port: server.port, "/nope.txt").text == "async /nope.txt", "a missing file falls through")
+        let escape = try await get(port: server.port, "/link-out")
+        #expect(!escape.text.contains("TOP SECRET"), "traversal rules hold on the immediate path too")
+    }
 }

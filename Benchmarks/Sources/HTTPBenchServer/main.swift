@@ -57,7 +57,10 @@ logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logge
 var limits = Limits()
 limits.maxConnections = 30_000
 
-let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: port, limits: limits, threads: threads), logger: logger) { request in
+var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: port, limits: limits, threads: threads)
+// Static files are answered on libmicrohttpd's thread (no task hop); everything else is async.
+configuration.immediateHandler = { request in request.path.hasPrefix("/static/") ? files.response(for: request) : nil }
+let server = try HTTPServer(configuration: configuration, logger: logger) { request in
     switch (request.method, request.path) {
     case (.get, "/hello"):
         return .text("Hello, world!\n")

@@ -39,6 +39,16 @@ public final class WebApp: Sendable {
 
     func demo(named name: String) -> DemoDescriptor? { demos.first { $0.name == name } }
 
+    /// Static files, answered synchronously on the server's thread (`HTTPServer.Configuration.
+    /// immediateHandler`): `nil` for every routed path and for files that do not exist, which
+    /// then take the ordinary async route (and its 404).
+    public func immediateResponse(_ request: Request) -> Response? {
+        guard request.method == .get || request.method == .head,
+              let first = request.pathSegments.first,
+              !["demos", "api", "openapi.json", "healthz", "__test"].contains(first) else { return nil }
+        return staticFiles.response(for: request)
+    }
+
     /// Sends heartbeats and drops idle sessions until the task is cancelled.
     public func runMaintenance() async {
         while !Task.isCancelled {
