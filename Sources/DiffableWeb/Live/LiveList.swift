@@ -155,7 +155,7 @@ final class LiveList: Sendable {
             state.container = container
             let placement = Placement(snapshot: state.snapshot, layout: demo.layout(), container: container)
             let (deleted, inserted, moved) = difference(from: state.placement, to: placement, oldPath: { $0 },
-                                                        insertedItems: [], state: &state)
+                                                        state: &state)
             state.placement = placement
             guard !deleted.isEmpty || !inserted.isEmpty || !moved.isEmpty else { return }
             state.layoutSequence += 1
@@ -195,10 +195,9 @@ final class LiveList: Sendable {
                 }
             }
             state.placement = placement
-            let insertedItems = Set(changes.itemInsertions.map(\.id))
             let oldPaths = SurvivorPaths(changes, old: update.previousSnapshot, new: update.snapshot)
             var (deleted, inserted, moved) = difference(from: previous, to: placement, oldPath: oldPaths.oldPath,
-                                                        insertedItems: insertedItems, state: &state)
+                                                        state: &state)
             // Supplementaries whose content changed (a header showing a count) are updated in place.
             for (id, position) in placement.supplementaryCell where previous.supplementaryCell[id] != nil {
                 let cell = placement.cells[position]
@@ -221,11 +220,11 @@ final class LiveList: Sendable {
     }
 
     /// What changed between two placements: headers and footers that appeared or went, and
-    /// the frames of surviving cells that moved. Items inserted by the changeset are skipped
-    /// (the caller sends them whole). `oldPath` maps a surviving item's new index path to its
-    /// old one (see ``SurvivorPaths``): no lookups by identifier.
+    /// the frames of surviving cells that moved. `oldPath` maps a surviving item's new index
+    /// path to its old one (see ``SurvivorPaths``), and is `nil` exactly for the items the
+    /// changeset inserted, which the caller sends whole: no lookups by identifier.
     private func difference(from old: Placement, to new: Placement, oldPath: (IndexPath) -> IndexPath?,
-                            insertedItems: Set<String>, state: inout State)
+                            state: inout State)
         -> (deleted: [String], inserted: [WireCell], moved: [WireMove]) {
         var deleted: [String] = [], inserted: [WireCell] = [], moved: [WireMove] = []
         for (id, _) in old.supplementaryCell where new.supplementaryCell[id] == nil {
@@ -235,10 +234,11 @@ final class LiveList: Sendable {
         for cell in new.cells {
             let before: Placement.Cell?
             if cell.kind == "item" {
-                if !insertedItems.isEmpty && insertedItems.contains(cell.id) { continue }
-                before = cell.index.flatMap { index in
+                let previous = cell.index.flatMap { index in
                     new.sectionIndex(of: cell.section).flatMap { oldPath(IndexPath(item: index, section: $0)) }
                 }.flatMap(old.itemCell(at:))
+                guard let previous else { continue }  // inserted by the changeset: sent whole by the caller
+                before = previous
             } else {
                 before = old.supplementaryCell[cell.id].map { old.cells[$0] }
             }
@@ -246,7 +246,7 @@ final class LiveList: Sendable {
                 let frame = WireFrame(cell.frame)
                 if WireFrame(before.frame) != frame { moved.append(WireMove(id: cell.id, frame: frame)) }
             } else {
-                // A header or footer that appeared (or, on the very first apply, any cell).
+                // A header or footer that appeared.
                 inserted.append(wireCell(cell, in: &state))
             }
         }
