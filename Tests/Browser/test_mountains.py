@@ -239,8 +239,14 @@ def test_without_javascript_the_form_filters_by_get(driver_without_js, server):
     field.send_keys("mount")
     field.send_keys(Keys.ENTER)
     wait_until(lambda: "q=mount" in driver.current_url, message="the GET submit")
-    cells = driver.find_elements(By.CSS_SELECTOR, "#list .cell[data-id]")
-    names = [(c.find_elements(By.CSS_SELECTOR, ".name") or [c])[0].text.strip() for c in cells]
     expected = expected_mountains("mount")
-    assert names and names == expected[:len(names)]
+
+    def names():
+        # Read in one script so a late navigation cannot leave stale element handles.
+        return driver.execute_script("""
+            return [...document.querySelectorAll('#list .cell[data-id]')].map(c =>
+                (c.querySelector('.name') || c).textContent.trim());""")
+    shown = wait_until(lambda: (lambda n: n if n and n == expected[:len(n)] else None)(names()),
+                       message="the filtered first screen")
+    assert shown and shown == expected[:len(shown)]
     assert driver.find_element(By.ID, "search").get_attribute("value") == "mount"
