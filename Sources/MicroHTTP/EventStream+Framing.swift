@@ -28,25 +28,28 @@ extension EventStream {
         return out
     }
 
+    /// `text` as lines, each behind `prefix`; CR, LF and CRLF all end a line. Runs between
+    /// line breaks are copied whole (a megabyte event with no line break is one copy).
     private static func appendLines(_ text: String, prefix: String, to out: inout [UInt8]) {
         out.append(contentsOf: prefix.utf8)
-        var afterCR = false
-        for c in text.utf8 {
-            switch c {
-            case 13:
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0, index = 0
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
+                guard byte == 10 || byte == 13 else {
+                    index += 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 out.append(10)
                 out.append(contentsOf: prefix.utf8)
-                afterCR = true
-            case 10:
-                if !afterCR {
-                    out.append(10)
-                    out.append(contentsOf: prefix.utf8)
-                }
-                afterCR = false
-            default:
-                out.append(c)
-                afterCR = false
+                // CRLF is one line break.
+                index += (byte == 13 && index + 1 < count && bytes[index + 1] == 10) ? 2 : 1
+                start = index
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<count]))
         }
         out.append(10)
     }

@@ -44,9 +44,19 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     let state = Mutex(State())
     /// Serializes applies, so observers see versions in order.
     let applyGate = Mutex(())
+    /// The diff, created in the caller's module by the inlinable ``init()`` so that it runs
+    /// specialized for the concrete identifier types: called from this module's generic code
+    /// it would pay for generic metadata on every lookup (3–4× slower at 1,000 items).
+    @usableFromInline let diff: @Sendable (Snapshot<SectionID, ItemID>, Snapshot<SectionID, ItemID>) -> Changeset<SectionID, ItemID>
 
     /// A data source showing an empty snapshot (version 0).
-    public init() {}
+    @inlinable public convenience init() {
+        self.init(diff: { Changeset(from: $0, to: $1) })
+    }
+
+    @usableFromInline init(diff: @escaping @Sendable (Snapshot<SectionID, ItemID>, Snapshot<SectionID, ItemID>) -> Changeset<SectionID, ItemID>) {
+        self.diff = diff
+    }
 
     // MARK: Observing
 
@@ -181,7 +191,7 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     func commit(_ snapshot: Snapshot<SectionID, ItemID>, animating: Bool, kind: Update.Kind,
                 sectionSnapshot: (SectionID, SectionSnapshot<ItemID>)? = nil) -> Update {
         let (previous, previousVersion) = state.withLock { ($0.snapshot, $0.version) }
-        let changeset = Changeset(from: previous, to: snapshot)
+        let changeset = diff(previous, snapshot)
         let current = snapshot.clearingMarks()
         let update = Update(version: previousVersion + 1, previousSnapshot: previous, snapshot: current,
                             changeset: changeset, animatingDifferences: animating, kind: kind)

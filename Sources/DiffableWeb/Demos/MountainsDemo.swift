@@ -9,28 +9,31 @@ public final class MountainsDemo: Demo {
     public static let section = "main"
 
     public static func descriptor(catalog: MountainCatalog) -> DemoDescriptor {
-        DemoDescriptor(
+        let shared = MountainSearchCache(catalog: catalog)
+        return DemoDescriptor(
             name: "mountains", title: "Mountains",
             summary: "Search \(catalog.mountains.count.grouped) mountains; the grid filters and animates as you type.",
             pageTemplate: "demos/mountains",
             actions: [ActionDescriptor(name: "search", description: "performQuery: show the mountains whose name contains the query, sorted by name",
                                        parameters: [.init(name: "query", type: "string", required: false, description: "Case-insensitive text; empty shows all")])],
-            make: { MountainsDemo(catalog: catalog) })
+            make: { MountainsDemo(shared: shared) })
     }
 
     let catalog: MountainCatalog
+    let shared: MountainSearchCache
     let query = Mutex("")
 
-    public init(catalog: MountainCatalog) { self.catalog = catalog }
+    public convenience init(catalog: MountainCatalog) { self.init(shared: MountainSearchCache(catalog: catalog)) }
+
+    init(shared: MountainSearchCache) {
+        self.shared = shared
+        self.catalog = shared.catalog
+    }
 
     public func initialSnapshot() -> Snapshot<String, String> { snapshot(for: "") }
 
     func snapshot(for filter: String) -> Snapshot<String, String> {
-        var snapshot = Snapshot<String, String>()
-        // Fresh identifiers by construction: a failure here would be a bug in the catalog's ids.
-        try? snapshot.appendSections([Self.section])
-        try? snapshot.appendItems(catalog.filtered(by: filter).map(\.id))
-        return snapshot
+        shared.snapshot(for: filter, section: Self.section)
     }
 
     /// Apple's grid: 2 columns, 3 when the container is wider than 800 px; 32-px rows;
@@ -51,11 +54,7 @@ public final class MountainsDemo: Demo {
         }
     }
 
-    public func cell(for item: String) -> CellContent? {
-        guard let mountain = catalog.mountain(id: item) else { return nil }
-        return CellContent(template: "cells/mountain",
-                           values: ["name": mountain.name, "height": "\(mountain.height.grouped) m"])
-    }
+    public func cell(for item: String) -> CellContent? { shared.cell(for: item) }
 
     public func data(for item: String) -> [String: String]? {
         catalog.mountain(id: item).map { ["name": $0.name, "height_m": String($0.height)] }

@@ -232,19 +232,19 @@ final class LiveList: Sendable {
             state.html[id] = nil
         }
         for cell in new.cells {
-            let before: Placement.Cell?
-            if cell.kind == "item" {
-                let previous = cell.index.flatMap { index in
-                    new.sectionIndex(of: cell.section).flatMap { oldPath(IndexPath(item: index, section: $0)) }
-                }.flatMap(old.itemCell(at:))
-                guard let previous else { continue }  // inserted by the changeset: sent whole by the caller
+            let before: LayoutRect?
+            if let index = cell.index {  // an item
+                guard let oldPath = oldPath(IndexPath(item: index, section: cell.sectionIndex)),
+                      let previous = old.itemFrame(at: oldPath) else {
+                    continue  // inserted by the changeset: sent whole by the caller
+                }
                 before = previous
             } else {
-                before = old.supplementaryCell[cell.id].map { old.cells[$0] }
+                before = old.supplementaryCell[cell.id].map { old.cells[$0].frame }
             }
             if let before {
                 let frame = WireFrame(cell.frame)
-                if WireFrame(before.frame) != frame { moved.append(WireMove(id: cell.id, frame: frame)) }
+                if WireFrame(before) != frame { moved.append(WireMove(id: cell.id, frame: frame)) }
             } else {
                 // A header or footer that appeared.
                 inserted.append(wireCell(cell, in: &state))

@@ -12,6 +12,8 @@ struct Placement: Sendable {
         var id: String
         var kind: String        // "item", "header", "footer"
         var section: String
+        /// The section's position in ``Placement/sectionIDs``.
+        var sectionIndex: Int
         var index: Int?
         var frame: LayoutRect
     }
@@ -57,34 +59,45 @@ struct Placement: Sendable {
             sectionItemStart.append(flat)
             let supplementaries = supplementariesBySection[sectionIndex] ?? []
             for supplementary in supplementaries where supplementary.kind != "footer" {
-                addSupplementary(supplementary, section: section)
+                addSupplementary(supplementary, section: section, sectionIndex: sectionIndex)
             }
             for (index, item) in itemsBySection[sectionIndex].enumerated() where flat < frames.count {
                 itemCell.append(cells.count)
-                cells.append(Cell(id: item, kind: "item", section: section, index: index, frame: frames[frames.startIndex + flat].frame))
+                cells.append(Cell(id: item, kind: "item", section: section, sectionIndex: sectionIndex, index: index,
+                                  frame: frames[frames.startIndex + flat].frame))
                 flat += 1
             }
             for supplementary in supplementaries where supplementary.kind == "footer" {
-                addSupplementary(supplementary, section: section)
+                addSupplementary(supplementary, section: section, sectionIndex: sectionIndex)
             }
         }
     }
 
     init() {}
 
-    private mutating func addSupplementary(_ supplementary: LayoutSupplementary, section: String) {
+    private mutating func addSupplementary(_ supplementary: LayoutSupplementary, section: String, sectionIndex: Int) {
         let id = Self.supplementaryID(kind: supplementary.kind, section: section)
         guard supplementaryCell[id] == nil else { return }
         supplementaryCell[id] = cells.count
-        cells.append(Cell(id: id, kind: supplementary.kind, section: section, index: nil, frame: supplementary.frame))
+        cells.append(Cell(id: id, kind: supplementary.kind, section: section, sectionIndex: sectionIndex, index: nil,
+                          frame: supplementary.frame))
     }
 
     /// The cell of the item at an index path of the placed snapshot.
     func itemCell(at path: IndexPath) -> Cell? {
+        cellPosition(ofItemAt: path).map { cells[$0] }
+    }
+
+    /// The frame of the item at an index path (no copy of the cell's strings).
+    func itemFrame(at path: IndexPath) -> LayoutRect? {
+        cellPosition(ofItemAt: path).map { cells[$0].frame }
+    }
+
+    private func cellPosition(ofItemAt path: IndexPath) -> Int? {
         guard path.section >= 0, path.section < sectionItemStart.count else { return nil }
         let flat = sectionItemStart[path.section] + path.item
         guard flat >= 0, flat < itemCell.count else { return nil }
-        return cells[itemCell[flat]]
+        return itemCell[flat]
     }
 }
 

@@ -16,8 +16,15 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C {
+            var start = 0, index = 0
+            let count = utf8.count
+            while index < count {
+                let byte = utf8[index]
+                // Most bytes need no escape: skip them with one comparison chain, copy runs whole.
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C else {
+                    index += 1
+                    continue
+                }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
                 switch byte {
                 case 0x22: raw("\\\"")
@@ -26,31 +33,61 @@ struct JSONWriter {
                 case 0x0D: raw("\\r")
                 case 0x09: raw("\\t")
                 default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
                     raw("\\u00")
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0xF)])
+                    bytes.append(Self.hexDigits[Int(byte >> 4)])
+                    bytes.append(Self.hexDigits[Int(byte & 0xF)])
                 }
-                start = index + 1
+                index += 1
+                start = index
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<count]))
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     mutating func int(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        digits(value.magnitude)
     }
 
-    /// A number as JSON: integral values without a fraction, others as Swift's shortest
-    /// round-tripping form. Frames are rounded to hundredths before they get here.
+    /// The decimal digits of `value`, without allocating a string.
+    private mutating func digits(_ value: UInt) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var value = value, start = 20
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
+            } while value > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<20]))
+        }
+    }
+
+    /// A number as JSON: integral values without a fraction, hundredths (what frames are
+    /// rounded to) as fixed point, others as Swift's shortest round-tripping form.
     mutating func number(_ value: Double) {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+        guard value.isFinite else { raw("0"); return }
+        if value == value.rounded(), abs(value) < 9e15 {  // integral, and exact as an Int
             int(Int(value))
-        } else if value.isFinite {
+            return
+        }
+        let scaled = value * 100
+        let hundredths = scaled.rounded()
+        guard abs(hundredths) < 9e15, abs(scaled - hundredths) < 1e-7 else {
             bytes.append(contentsOf: value.description.utf8)
-        } else {
-            raw("0")
+            return
+        }
+        let whole = Int(hundredths)
+        if whole < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = whole.magnitude
+        digits(magnitude / 100)
+        let fraction = magnitude % 100
+        if fraction != 0 {
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 10))
+            if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)) }
         }
     }
 
