@@ -18,7 +18,10 @@ import Glibc
 ///   NUL, or a path whose real location (after symlinks) is outside `root` gives `nil`, like a
 ///   missing file, so the caller answers 404.
 /// - `GET` and `HEAD` only; another method on an existing file gives 405 with `Allow`.
-/// - Complexity: a few system calls per request (`realpath`, `open`, `fstat`); nothing cached.
+/// - Files up to 256 KiB are kept in memory and answered without a system call for
+///   `revalidateAfter` seconds (default 1), then checked on disk again: a changed or removed
+///   file is seen within that time. `revalidateAfter: 0` turns the cache off; larger files are
+///   always sent from disk with `sendfile`.
 public struct StaticFiles: Sendable {
     /// The directory served, with symlinks resolved.
     public let root: String
@@ -27,11 +30,13 @@ public struct StaticFiles: Sendable {
     public var cacheControl: String
     /// Served for a directory path (`/docs/` → `/docs/index.html`); `nil` serves no directories.
     public var indexFile: String?
+    private let cache: StaticFileCache
 
     public init(
         root: String, urlPrefix: String = "/",
-        cacheControl: String = "no-cache", indexFile: String? = "index.html"
+        cacheControl: String = "no-cache", indexFile: String? = "index.html", revalidateAfter: Double = 1
     ) {
+        cache = StaticFileCache(revalidateAfter: revalidateAfter)
         let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         if let resolved = realpath(absolute, nil) {
             self.root = String(cString: resolved)
@@ -46,26 +51,43 @@ public struct StaticFiles: Sendable {
         self.indexFile = indexFile
     }
 
-    public init(root: URL, urlPrefix: String = "/", cacheControl: String = "no-cache", indexFile: String? = "index.html") {
-        self.init(root: root.path, urlPrefix: urlPrefix, cacheControl: cacheControl, indexFile: indexFile)
+    public init(root: URL, urlPrefix: String = "/", cacheControl: String = "no-cache", indexFile: String? = "index.html",
+                revalidateAfter: Double = 1) {
+        self.init(root: root.path, urlPrefix: urlPrefix, cacheControl: cacheControl, indexFile: indexFile,
+                  revalidateAfter: revalidateAfter)
     }
 
     /// The response for `request`, or `nil` when no file of ours matches (the caller decides
     /// what to do: usually 404).
     public func response(for request: Request) -> Response? {
-        guard let path = filePath(forRawPath: request.rawPath), let file = OpenFile(path: path) else { return nil }
+        let rawPath = request.rawPath
+        if let entry = cache.fresh(rawPath) {
+            return response(for: request, path: entry.path, etag: entry.etag, lastModified: entry.lastModified,
+                            body: .bytes(entry.bytes))
+        }
+        guard let path = filePath(forRawPath: rawPath), let file = OpenFile(path: path) else {
+            cache.remove(rawPath)
+            return nil
+        }
+        let body: Response.Body = cache.store(rawPath, path: path, file: file).map { .bytes($0.bytes) } ?? .file(file)
+        return response(for: request, path: path, etag: file.etag, lastModified: Self.lastModified(file), body: body)
+    }
+
+    static func lastModified(_ file: OpenFile) -> String {
+        SetCookie.httpDate(Date(timeIntervalSince1970: Double(file.modificationTimeNanoseconds / 1_000_000_000)))
+    }
+
+    private func response(for request: Request, path: String, etag: String, lastModified: String, body: Response.Body) -> Response {
         guard request.method == .get || request.method == .head else {
             return HTTPError(.methodNotAllowed, message: "Static files answer GET and HEAD", headers: ["Allow": "GET, HEAD"]).response
         }
-        let etag = file.etag
         var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
         if let ifNoneMatch = request.headers["If-None-Match"], Self.matches(ifNoneMatch, etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers["Content-Type"] = MediaType.forPath(path)
-        headers["Last-Modified"] = SetCookie.httpDate(
-            Date(timeIntervalSince1970: Double(file.modificationTimeNanoseconds / 1_000_000_000)))
-        return Response(status: .ok, headers: headers, body: .file(file))
+        headers["Last-Modified"] = lastModified
+        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// The real path of the regular file `rawPath` names inside `root`, or `nil`.

@@ -136,4 +136,42 @@ struct StaticFilesTests {
         let escape = try await get(port: server.port, "/link-out")
         #expect(!escape.text.contains("TOP SECRET"), "traversal rules hold on the immediate path too")
     }
+
+    @Test("small files are answered from memory, and a change on disk is seen after revalidateAfter")
+    func memoryCache() async throws {
+        let fixture = try StaticFixture()
+        defer { fixture.remove() }
+        let files = StaticFiles(root: fixture.root, revalidateAfter: 0.3)
+        let server = try startServer { request in files.response(for: request) ?? HTTPError(.notFound).response }
+        defer { server.stop() }
+        let first = try await get(port: server.port, "/app.js")
+        let second = try await get(port: server.port, "/app.js")
+        #expect(first.text == "console.log(1)" && second.text == first.text)
+        #expect(second.header("ETag") == first.header("ETag") && second.header("Last-Modified") == first.header("Last-Modified"))
+
+        let file = fixture.root.appendingPathComponent("app.js")
+        try "console.log(2) // longer".write(to: file, atomically: true, encoding: .utf8)
+        try await Task.sleep(for: .milliseconds(400))
+        let changed = try await get(port: server.port, "/app.js")
+        #expect(changed.text == "console.log(2) // longer")
+        #expect(changed.header("ETag") != first.header("ETag"))
+        #expect(try await get(port: server.port, "/app.js", headers: ["If-None-Match": first.header("ETag") ?? ""]).status == 200,
+                "the old ETag no longer matches")
+
+        try FileManager.default.removeItem(at: file)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(try await get(port: server.port, "/app.js").status == 404, "a removed file is gone after revalidation")
+    }
+
+    @Test("revalidateAfter: 0 reads the disk on every request")
+    func cacheOff() async throws {
+        let fixture = try StaticFixture()
+        defer { fixture.remove() }
+        let files = StaticFiles(root: fixture.root, revalidateAfter: 0)
+        let server = try startServer { request in files.response(for: request) ?? HTTPError(.notFound).response }
+        defer { server.stop() }
+        #expect(try await get(port: server.port, "/style.css").text == "body{}")
+        try "body{color:red}".write(to: fixture.root.appendingPathComponent("style.css"), atomically: true, encoding: .utf8)
+        #expect(try await get(port: server.port, "/style.css").text == "body{color:red}")
+    }
 }
