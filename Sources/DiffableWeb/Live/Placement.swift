@@ -26,11 +26,8 @@ struct Placement: Sendable {
     var sectionItemStart: [Int] = []
     /// Headers and footers by identifier (`header:<section>`), as positions in `cells`.
     var supplementaryCell: [String: Int] = [:]
-    /// Section identifiers in order, and their indices (few: found by a small dictionary).
+    /// Section identifiers in order (a cell carries its section's index).
     var sectionIDs: [String] = []
-    private var sectionIndexByID: [String: Int] = [:]
-
-    func sectionIndex(of section: String) -> Int? { sectionIndexByID[section] }
     var contentSize = LayoutPixelSize(width: 0, height: 0)
 
     static func supplementaryID(kind: String, section: String) -> String { "\(kind):\(section)" }
@@ -55,7 +52,6 @@ struct Placement: Sendable {
         var flat = 0
         sectionIDs = sections
         for (sectionIndex, section) in sections.enumerated() {
-            sectionIndexByID[section] = sectionIndex
             sectionItemStart.append(flat)
             let supplementaries = supplementariesBySection[sectionIndex] ?? []
             for supplementary in supplementaries where supplementary.kind != "footer" {
