@@ -83,7 +83,7 @@ class Session:
                 if event == "snapshot":
                     self.ready.set()
                 if event == "changeset" and ident is not None:
-                    version = int(ident.split(".")[0])
+                    version = int(ident.rsplit("-", 1)[-1].split(".")[0])
                     self.arrivals[version] = now
                     self.payload_sizes[version] = data_len
                     waiter = self.waiters.pop(version, None)

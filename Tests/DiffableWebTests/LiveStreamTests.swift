@@ -17,7 +17,8 @@ struct LiveStreamTests {
         #expect(response.status == 200)
         let changeset = try await next(&stream)
         #expect(changeset.name == "changeset")
-        #expect(changeset.id == "2")
+        #expect(version(changeset.id) == "2")
+        #expect(epoch(changeset.id) == epoch(snapshot.id) && epoch(snapshot.id).utf8.count == 12)
         #expect((changeset.json["inserted"] as? [[String: Any]])?.first?["id"] as? String == "n6")
         stream.socket.close()
         await live.stop()
@@ -36,7 +37,7 @@ struct LiveStreamTests {
             var reader = tab == 1 ? tab1 : tab2
             #expect(try await next(&reader).name == "snapshot")
             let ids = [try await next(&reader).id, try await next(&reader).id, try await next(&reader).id]
-            #expect(ids == ["2", "3", "4"])
+            #expect(ids.map(version) == ["2", "3", "4"])
             if tab == 1 { tab1 = reader } else { tab2 = reader }
         }
         #expect(try await next(&stranger).name == "snapshot")
@@ -57,7 +58,7 @@ struct LiveStreamTests {
         var again = try await live.events("/demos/numbers/events", cookie: cookie, lastEventID: snapshot.id)
         let missed = [try await next(&again), try await next(&again)]
         #expect(missed.map(\.name) == ["changeset", "changeset"])
-        #expect(missed.map(\.id) == ["2", "3"])
+        #expect(missed.map { version($0.id) } == ["2", "3"])
         again.socket.close()
         var stale = try await live.events("/demos/numbers/events", cookie: cookie, lastEventID: "999")
         #expect(try await next(&stale).name == "snapshot")
@@ -65,6 +66,43 @@ struct LiveStreamTests {
         var garbage = try await live.events("/demos/numbers/events?lastEventId=x.y", cookie: cookie)
         #expect(try await next(&garbage).name == "snapshot")
         garbage.socket.close()
+        await live.stop()
+    }
+
+    @Test("a Last-Event-ID of another list's run (a replaced session, a restart) gets a fresh snapshot, never that list's events",
+          arguments: ["other session", "bare version", "same version, other epoch"])
+    func otherEpochResyncs(_ kind: String) async throws {
+        let live = try await LiveServer.start()
+        // The old tab: its session's list reached version 3.
+        let old = try await live.newSession("/demos/numbers")
+        var oldStream = try await live.events("/demos/numbers/events", cookie: old)
+        _ = try await next(&oldStream)
+        oldStream.socket.close()
+        _ = try await live.postJSON("/demos/numbers/actions/removeLast", "{}", cookie: old)
+        _ = try await live.postJSON("/demos/numbers/actions/removeLast", "{}", cookie: old)
+        var check = try await live.events("/demos/numbers/events", cookie: old)
+        let oldID = try #require(try await next(&check).id)  // "<epoch>-3"
+        check.socket.close()
+        #expect(version(oldID) == "3")
+        // The new session (the old one was evicted, or the server restarted) is at version 4,
+        // so its log holds an event right after the old tab's version.
+        let new = try await live.newSession("/demos/numbers")
+        for _ in 0..<3 { _ = try await live.postJSON("/demos/numbers/actions/append", "{}", cookie: new) }
+        var probe = try await live.events("/demos/numbers/events", cookie: new)
+        let newID = try #require(try await next(&probe).id)
+        probe.socket.close()
+        #expect(version(newID) == "4" && epoch(newID) != epoch(oldID))
+        let sent = switch kind {
+        case "other session": oldID
+        case "bare version": "3"
+        default: "\(String(repeating: "0", count: 12))-3"
+        }
+        var reconnect = try await live.events("/demos/numbers/events", cookie: new, lastEventID: sent)
+        let first = try await next(&reconnect)
+        #expect(first.name == "snapshot")
+        #expect(version(first.id) == "4" && epoch(first.id) == epoch(newID))
+        await #expect(throws: (any Error).self) { _ = try await next(&reconnect, timeout: 0.3) }
+        reconnect.socket.close()
         await live.stop()
     }
 
@@ -102,3 +140,8 @@ struct LiveStreamTests {
         await live.stop()
     }
 }
+
+/// The version part of a wire event id (`<epoch>-<version>[.<layout>]`).
+private func version(_ id: String?) -> String { id?.split(separator: "-").last.map(String.init) ?? "" }
+/// The epoch part of a wire event id.
+private func epoch(_ id: String?) -> String { id?.split(separator: "-").first.map(String.init) ?? "" }

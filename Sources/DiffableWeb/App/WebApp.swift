@@ -54,7 +54,13 @@ public final class WebApp: Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(for: configuration.heartbeatInterval)
             if Task.isCancelled { break }
-            for session in sessions.all { for list in session.existingLists.values { list.heartbeat() } }
+            for session in sessions.all {
+                let lists = session.existingLists.values
+                guard !lists.isEmpty else { continue }
+                for list in lists { list.heartbeat() }
+                // A session someone is watching is not idle, whether or not they act.
+                if lists.contains(where: { $0.openStreamCount > 0 }) { sessions.touch(session) }
+            }
             let expired = sessions.sweep()
             if expired > 0 { logger.debug("expired \(expired) idle sessions") }
         }

@@ -9,6 +9,19 @@ import Synchronization
 public final class NumbersDemo: Demo {
     public static let section = "numbers"
     public static let maximumCount = 100_000
+    /// The numbers an item may carry: `n1` … `n9007199254740991` (2⁵³ − 1, exact in every JSON
+    /// reader). Only the canonical spelling names an item: `n007`, `n+7` and `n-3` do not.
+    public static let numberRange = 1...9_007_199_254_740_991
+
+    /// The number of a canonical item identifier (`n` and a decimal number in ``numberRange``
+    /// without leading zeros or a sign), or `nil`.
+    public static func number(of item: String) -> Int? {
+        let digits = item.utf8.dropFirst()
+        guard item.utf8.first == UInt8(ascii: "n"), let first = digits.first, first != UInt8(ascii: "0"),
+              digits.count <= 16, digits.allSatisfy({ (48...57).contains($0) }),
+              let number = Int(item.dropFirst()), numberRange.contains(number) else { return nil }
+        return number
+    }
 
     public static var descriptor: DemoDescriptor {
         DemoDescriptor(
@@ -51,7 +64,7 @@ public final class NumbersDemo: Demo {
     }
 
     public func cell(for item: String) -> CellContent? {
-        guard item.hasPrefix("n"), let number = Int(item.dropFirst()) else { return nil }
+        guard let number = Self.number(of: item) else { return nil }
         return CellContent(template: "cells/number", values: ["number": number.grouped, "label": "Item \(number.grouped)"])
     }
 
@@ -76,11 +89,17 @@ public final class NumbersDemo: Demo {
                 guard items.count + count <= Self.maximumCount else {
                     throw .invalidParameter("count", "the list holds at most \(Self.maximumCount.grouped) items")
                 }
-                let highest = items.compactMap { Int($0.dropFirst()) }.max() ?? 0
-                let first = nextNumber.withLock { next in
-                    next = max(next, highest + 1)
-                    defer { next += count }
-                    return next
+                // Checked arithmetic: a script may have put the largest number in the list.
+                let highest = items.lazy.compactMap(Self.number(of:)).max() ?? 0
+                let reserved = nextNumber.withLock { next -> Int? in
+                    let first = max(next, highest + 1)  // highest ≤ numberRange.upperBound < Int.max
+                    let (end, overflow) = first.addingReportingOverflow(count)
+                    guard !overflow, end - 1 <= Self.numberRange.upperBound else { return nil }
+                    next = end
+                    return first
+                }
+                guard let first = reserved else {
+                    throw .invalidParameter("count", "the numbers would pass \(Self.numberRange.upperBound.grouped), the largest an item may carry")
                 }
                 try attempt { () throws(SnapshotError) in
                     if snapshot.numberOfSections == 0 { try snapshot.appendSections([Self.section]) }

@@ -26,6 +26,38 @@ struct EventID: Comparable, Hashable, Sendable, CustomStringConvertible {
     static func < (lhs: EventID, rhs: EventID) -> Bool { (lhs.version, lhs.layout) < (rhs.version, rhs.layout) }
 }
 
+/// Which run of events an id belongs to: a random tag, new for every list (a new session, a
+/// session evicted and made again, a server restart). On the wire an event id is
+/// `<epoch>-<version>[.<layout>]`, so a `Last-Event-ID` from another list's run never matches
+/// this list's log by accident: the client gets a fresh `snapshot` instead of events that
+/// would land on top of cells it never had.
+struct ListEpoch: Hashable, Sendable, CustomStringConvertible {
+    let value: String
+
+    /// 48 random bits as 12 hex digits.
+    static func random() -> ListEpoch {
+        var generator = SystemRandomNumberGenerator()
+        let bits = (generator.next() as UInt64) & 0xFFFF_FFFF_FFFF
+        let digits = String(bits, radix: 16)
+        return ListEpoch(value: String(repeating: "0", count: 12 - digits.count) + digits)
+    }
+
+    init(value: String) { self.value = value }
+
+    var description: String { value }
+
+    /// The id as sent on the stream.
+    func wire(_ id: EventID) -> String { "\(value)-\(id)" }
+
+    /// The id of a `Last-Event-ID` sent back by a client, if it is of this epoch; `nil` for
+    /// another epoch, the old bare form, or anything malformed.
+    func parse(_ text: String) -> EventID? {
+        guard text.utf8.count > value.utf8.count + 1, text.hasPrefix(value),
+              text.utf8.dropFirst(value.utf8.count).first == UInt8(ascii: "-") else { return nil }
+        return EventID(String(text.dropFirst(value.count + 1)))
+    }
+}
+
 /// One event as sent on the stream.
 struct LoggedEvent: Sendable {
     var id: EventID

@@ -16,6 +16,8 @@ final class LiveList: Sendable {
     let demo: any Demo
     let dataSource = DiffableDataSource<String, String>()
     let renderer: Renderer
+    /// Tags this list's event ids, so that a client of another list's run resyncs.
+    let epoch = ListEpoch.random()
 
     private struct State: Sendable {
         var snapshot = Snapshot<String, String>()
@@ -101,16 +103,16 @@ final class LiveList: Sendable {
         }
         let snapshot = snapshotEvent()
         state.withLock { state in
-            if let lastEventID, let id = EventID(lastEventID), let missed = id == currentID(state) ? [] : state.log.events(after: id) {
-                for event in missed { _ = stream.send(event: event.name, id: event.id.description, data: event.data) }
+            if let lastEventID, let id = epoch.parse(lastEventID), let missed = id == currentID(state) ? [] : state.log.events(after: id) {
+                for event in missed { _ = stream.send(event: event.name, id: epoch.wire(event.id), data: event.data) }
             } else if snapshot.id == currentID(state) {
-                _ = stream.send(event: snapshot.name, id: snapshot.id.description, data: snapshot.data)
+                _ = stream.send(event: snapshot.name, id: epoch.wire(snapshot.id), data: snapshot.data)
             } else {
                 // An apply slipped in between: build the snapshot again under the lock.
                 let fresh = SnapshotEvent(version: state.version, contentSize: WireSize(state.placement.contentSize),
                                           status: demo.status(of: state.snapshot),
                                           cells: state.placement.cells.map { wireCell($0, in: &state) })
-                _ = stream.send(event: "snapshot", id: currentID(state).description, data: fresh.json)
+                _ = stream.send(event: "snapshot", id: epoch.wire(currentID(state)), data: fresh.json)
             }
             if stream.isOpen { state.streams[ObjectIdentifier(stream)] = stream }
         }
@@ -271,7 +273,7 @@ final class LiveList: Sendable {
     private func publish(_ event: LoggedEvent, in state: inout State) {
         state.log.append(event)
         var gone: [ObjectIdentifier] = []
-        for (key, stream) in state.streams where !stream.send(event: event.name, id: event.id.description, data: event.data) {
+        for (key, stream) in state.streams where !stream.send(event: event.name, id: epoch.wire(event.id), data: event.data) {
             gone.append(key)
         }
         for key in gone { state.streams[key] = nil }

@@ -45,7 +45,7 @@ extension WebApp {
         case ["layout"]:
             try allow(request, ["GET", "HEAD"])
             guard let size = viewportSize(width: request.query["width"], height: request.query["height"]) else {
-                throw HTTPError(.badRequest, code: "invalid_viewport", message: "width and height must be numbers in 1…10000")
+                throw Self.invalidViewport
             }
             return try jsonResponse(layoutBody(list, LayoutContainer(width: size.width, height: size.height)))
         case ["actions"]:
@@ -67,7 +67,7 @@ extension WebApp {
             return try jsonResponse(["version": version])
         case ["events"]:
             try allow(request, ["GET"])
-            return eventStream(request, list: list, cookie: nil)
+            return try eventStream(request, list: list, cookie: nil)
         default:
             throw HTTPError(.notFound, message: "No such API path: \(request.path)")
         }
@@ -78,16 +78,21 @@ extension WebApp {
     struct DemoInfo: Encodable { var name, title, summary: String; var actions: [ActionDescriptor] }
 
     struct SessionBody: Encodable {
-        struct DemoState: Encodable { var name: String; var version: Int; var itemCount: Int; var openStreams: Int }
+        struct DemoState: Encodable { var name: String; var opened: Bool; var version: Int; var itemCount: Int; var openStreams: Int }
         var id: String
         var demos: [DemoState]
     }
 
     func describe(_ session: Session) -> SessionBody {
         SessionBody(id: session.shareID.value, demos: demos.map { descriptor in
-            let list = list(session, descriptor)
+            // Describing a session opens none of its lists: one not used yet is described as
+            // it will start (its initial snapshot, applied as version 1).
+            guard let list = session.existingList(named: descriptor.name) else {
+                return .init(name: descriptor.name, opened: false, version: 1,
+                             itemCount: descriptor.make().initialSnapshot().numberOfItems, openStreams: 0)
+            }
             let (version, snapshot) = list.currentSnapshot()
-            return .init(name: descriptor.name, version: version, itemCount: snapshot.numberOfItems, openStreams: list.openStreamCount)
+            return .init(name: descriptor.name, opened: true, version: version, itemCount: snapshot.numberOfItems, openStreams: list.openStreamCount)
         })
     }
 
@@ -156,6 +161,7 @@ extension WebApp {
 
     func putSnapshot(_ request: Request, _ list: LiveList) async throws -> Response {
         let input: SnapshotInput = try decodeBody(request)
+        try input.validate()
         var replacement = Snapshot<String, String>()
         do throws(SnapshotError) {
             for section in input.sections {
@@ -182,6 +188,13 @@ extension WebApp {
 
     func applyOperations(_ request: Request, _ list: LiveList) async throws -> Response {
         let input: OperationsInput = try decodeBody(request)
+        try input.validate()
+        if input.operations.isEmpty {
+            // Nothing to apply: the version stays (a conflicting ifVersion is still a 409).
+            let version = list.version
+            if let expected = input.ifVersion, expected != version { throw APIFailure.conflict(current: version, expected: expected) }
+            return try jsonResponse(ApplyResult(version: version, changes: .none))
+        }
         return try await apply(list, ifVersion: input.ifVersion, animating: input.animatingDifferences ?? true) { snapshot throws(APIFailure) in
             for (index, operation) in input.operations.enumerated() {
                 if let unknown = operation.newItems.first(where: { list.demo.data(for: $0) == nil }) {
@@ -189,6 +202,7 @@ extension WebApp {
                 }
                 do throws(SnapshotError) { try operation.apply(to: &snapshot) } catch { throw .snapshot(error, index: index) }
             }
+            try APILimits.checkSize(snapshot)
         }
     }
 
@@ -216,6 +230,8 @@ extension WebApp {
     struct ApplyResult: Encodable {
         struct Changes: Encodable {
             var sectionsInserted, sectionsDeleted, sectionsMoved, itemsInserted, itemsDeleted, itemsMoved, itemsReloaded, itemsReconfigured: Int
+            static let none = Changes(sectionsInserted: 0, sectionsDeleted: 0, sectionsMoved: 0, itemsInserted: 0,
+                                      itemsDeleted: 0, itemsMoved: 0, itemsReloaded: 0, itemsReconfigured: 0)
         }
         var version: Int
         var changes: Changes
@@ -266,6 +282,7 @@ enum APIFailure: Error {
     case conflict(current: Int, expected: Int)
     case snapshot(SnapshotError, index: Int?)
     case unknownItem(String, index: Int?)
+    case listTooLarge(String)
 
     var response: Response {
         let (status, code, message, index): (HTTPStatus, String, String, Int?) = switch self {
@@ -275,6 +292,8 @@ enum APIFailure: Error {
             (.unprocessableContent, error.code, error.description, index)
         case .unknownItem(let item, let index):
             (.notFound, "unknown_item", "The demo has no item “\(item)”", index)
+        case .listTooLarge(let what):
+            (.unprocessableContent, "list_too_large", "The change would leave \(what)", nil)
         }
         struct Body: Encodable { var error: String; var message: String; var index: Int? }
         let data = (try? JSONEncoder().encode(Body(error: code, message: message, index: index))) ?? Data("{}".utf8)

@@ -5,16 +5,15 @@ import MicroHTTP
 // The live routes: the event stream, the viewport, and demo actions.
 
 extension WebApp {
-    func eventStream(_ request: Request, _ descriptor: DemoDescriptor) -> Response {
+    func eventStream(_ request: Request, _ descriptor: DemoDescriptor) throws -> Response {
+        _ = try requestedViewport(request.query)  // a bad one is refused before a session is made
         let (session, cookie) = session(for: request)
-        return eventStream(request, list: list(session, descriptor), cookie: cookie)
+        return try eventStream(request, list: list(session, descriptor), cookie: cookie)
     }
 
     /// The live stream of one list (the browser's, and the API's `…/events`).
-    func eventStream(_ request: Request, list: LiveList, cookie: SetCookie?) -> Response {
-        if let size = viewportSize(width: request.query["width"], height: request.query["height"]) {
-            list.setViewport(LayoutContainer(width: size.width, height: size.height))
-        }
+    func eventStream(_ request: Request, list: LiveList, cookie: SetCookie?) throws -> Response {
+        if let viewport = try requestedViewport(request.query) { list.setViewport(viewport) }
         // EventSource sends Last-Event-ID itself; a client that re-creates its EventSource
         // passes it in the query instead.
         let lastEventID = request.lastEventID ?? request.query["lastEventId"]
@@ -26,7 +25,7 @@ extension WebApp {
     func viewport(_ request: Request, _ descriptor: DemoDescriptor) throws -> Response {
         let parameters = try ActionParameters(body: request)
         guard let size = viewportSize(width: parameters.string("width"), height: parameters.string("height")) else {
-            throw HTTPError(.badRequest, code: "invalid_viewport", message: "width and height must be numbers in 1…10000")
+            throw Self.invalidViewport
         }
         let (session, cookie) = session(for: request)
         list(session, descriptor).setViewport(LayoutContainer(width: size.width, height: size.height))

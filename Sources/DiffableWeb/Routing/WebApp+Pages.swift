@@ -12,12 +12,11 @@ extension WebApp {
         return Response.html(html).with(cookie)
     }
 
-    func demoPage(_ request: Request, _ descriptor: DemoDescriptor) -> Response {
+    func demoPage(_ request: Request, _ descriptor: DemoDescriptor) throws -> Response {
+        let viewport = try requestedViewport(request.query)
         let (session, cookie) = session(for: request)
         let list = list(session, descriptor)
-        if let size = viewportSize(width: request.query["width"], height: request.query["height"]) {
-            list.setViewport(LayoutContainer(width: size.width, height: size.height))
-        }
+        if let viewport { list.setViewport(viewport) }
         if descriptor.name == "mountains", let query = request.query["q"] {
             // The no-JavaScript search form submits by GET.
             _ = try? list.perform("search", parameters: ActionParameters(["query": query]), client: "page", seq: nil)
@@ -45,6 +44,17 @@ extension WebApp {
         let html = renderer.render(descriptor.pageTemplate, context) ?? ""
         return Response.html(html).with(cookie)
     }
+
+    /// The viewport a page or stream URL asks for (`?width=…&height=…`): `nil` when it names
+    /// none; a `400 invalid_viewport`, as the API's layout route answers, when it names a bad one.
+    func requestedViewport(_ query: Query) throws(HTTPError) -> LayoutContainer? {
+        let width = query["width"], height = query["height"]
+        if width == nil && height == nil { return nil }
+        guard let size = viewportSize(width: width, height: height) else { throw Self.invalidViewport }
+        return LayoutContainer(width: size.width, height: size.height)
+    }
+
+    static let invalidViewport = HTTPError(.badRequest, code: "invalid_viewport", message: "width and height must be numbers in 1…10000")
 
     /// A viewport from untrusted text: whole CSS pixels in 1…10,000, or `nil`.
     func viewportSize(width: String?, height: String?) -> (width: Double, height: Double)? {

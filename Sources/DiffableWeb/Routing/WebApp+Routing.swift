@@ -48,10 +48,10 @@ extension WebApp {
             switch Array(segments.dropFirst(2)) {
             case []:
                 try allow(request, ["GET", "HEAD"])
-                return demoPage(request, descriptor)
+                return try demoPage(request, descriptor)
             case ["events"]:
                 try allow(request, ["GET"])
-                return eventStream(request, descriptor)
+                return try eventStream(request, descriptor)
             case ["viewport"]:
                 try allow(request, ["POST"])
                 return try viewport(request, descriptor)

@@ -11,18 +11,15 @@ final class Session: Sendable {
     /// hand the cookie to any script that can read the page.
     let shareID: SessionID
     let created: ContinuousClock.Instant
+    /// Empty until a demo is first used: a session that opened nothing costs a few hundred
+    /// bytes, not its lists (when it was last seen is kept by the ``SessionStore``).
     private let lists = Mutex<[String: LiveList]>([:])
-    private let lastSeen: Mutex<ContinuousClock.Instant>
 
     init(id: SessionID, shareID: SessionID, now: ContinuousClock.Instant) {
         self.id = id
         self.shareID = shareID
         self.created = now
-        self.lastSeen = Mutex(now)
     }
-
-    func touch(_ now: ContinuousClock.Instant) { lastSeen.withLock { $0 = now } }
-    var lastSeenAt: ContinuousClock.Instant { lastSeen.withLock { $0 } }
 
     /// The session's list for a demo, created (with its initial snapshot) on first use.
     func list(for descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int) -> LiveList {
@@ -33,6 +30,9 @@ final class Session: Sendable {
             return list
         }
     }
+
+    /// The list of a demo if it exists already (never creates one).
+    func existingList(named name: String) -> LiveList? { lists.withLock { $0[name] } }
 
     /// The lists that exist so far, by demo name.
     var existingLists: [String: LiveList] { lists.withLock { $0 } }
