@@ -8,8 +8,27 @@ import { Animator } from "./animate.js";
 import { ListView } from "./virtualize.js";
 import { bindSearch } from "./search.js";
 import { bindActions, reportViewportOnResize } from "./actions.js";
+import { postJSON } from "./post.js";
+import { nextSeq } from "./seq.js";
 
-function start() {
+/**
+ * A page whose URL asked for a view of the list (`?q=` of the search form) shows it without
+ * the server writing anything on a GET; the client makes it real with its own POST, before it
+ * follows the stream, so the stream's first snapshot is already that view.
+ */
+async function applyPreview(demo, container) {
+  const action = container.dataset.previewAction;
+  if (!action) return;
+  let parameters = {};
+  try {
+    parameters = JSON.parse(container.dataset.previewBody || "{}");
+  } catch {
+    return;
+  }
+  await postJSON(`/demos/${encodeURIComponent(demo)}/actions/${encodeURIComponent(action)}`, { ...parameters, seq: nextSeq() });
+}
+
+async function start() {
   const demo = document.body.dataset.demo;
   const container = document.getElementById("list");
   if (!demo || !container) return;
@@ -30,6 +49,7 @@ function start() {
 
   model.seed(view.adopt(), { w: container.clientWidth, h: container.offsetHeight });
   stats.domCells = view.elements.size;
+  await applyPreview(demo, container);
 
   const stream = openEventStream({
     demo,

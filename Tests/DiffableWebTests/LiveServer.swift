@@ -11,7 +11,10 @@ struct LiveServer: Sendable {
 
     static func start(_ configure: (inout WebConfiguration) -> Void = { _ in }) async throws -> LiveServer {
         let app = try await makeApp(configure)
-        let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: quietLogger) { await app.handle($0) }
+        // As the executable serves: static files and /healthz answered on the server's thread.
+        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+        configuration.immediateHandler = { app.immediateResponse($0) }
+        let server = try HTTPServer(configuration: configuration, logger: quietLogger) { await app.handle($0) }
         try server.start()
         return LiveServer(app: app, server: server)
     }

@@ -103,6 +103,9 @@ struct WebAppTests {
         #expect(page.status == .ok)
         #expect(page.text.contains(">K2<"))
         #expect(page.text.contains(#"value="k2""#))
+        #expect(page.text.contains(#"data-preview-action="search""#), "the client makes the view real with its own POST")
+        #expect(visitor.list("mountains")?.dataSource.snapshot().numberOfItems == 1_467, "a GET writes nothing")
+        #expect(visitor.list("mountains")?.demo.pageValues()["query"] == "")
         let redirect = await visitor.send(.post, "/demos/numbers/actions/append", form: "count=2")
         #expect(redirect.status == .seeOther)
         #expect(redirect.headers["Location"] == "/demos/numbers")
@@ -126,6 +129,10 @@ struct WebAppTests {
         let page = await visitor.send(.get, "/demos/mountains?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E%22'")
         #expect(!page.text.contains("<script>alert(1)"))
         #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(page.text.contains("No mountains match “&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(!page.text.contains("data-preview-body=\"{\"query\":\"<"), "the preview's JSON is escaped in its attribute")
+        let search = await visitor.send(.post, "/demos/mountains/actions/search", json: #"{"query":"<script>alert(1)</script>\"'"}"#)
+        #expect(search.status == .ok)
         let status = visitor.list("mountains").map { $0.demo.status(of: $0.dataSource.snapshot()) }
         #expect(status == "No mountains match “<script>alert(1)</script>\"'”", "raw in JSON; the client sets it as text")
     }

@@ -285,9 +285,9 @@ public func exchange(port: Int, _ raw: [UInt8], timeout: Double = 5, head: Bool 
     }
 }
 
-public func get(port: Int, _ target: String, headers: [String: String] = [:]) async throws -> HTTPResponse {
+public func get(port: Int, _ target: String, headers: [String: String] = [:], timeout: Double = 5) async throws -> HTTPResponse {
     let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-    return try await exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\(extra)\r\n")
+    return try await exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\(extra)\r\n", timeout: timeout)
 }
 
 public func post(port: Int, _ target: String, body: [UInt8], headers: [String: String] = [:]) async throws -> HTTPResponse {

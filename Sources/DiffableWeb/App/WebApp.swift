@@ -42,12 +42,16 @@ public final class WebApp: Sendable {
     /// Static files, answered synchronously on the server's thread (`HTTPServer.Configuration.
     /// immediateHandler`): `nil` for every routed path and for files that do not exist, which
     /// then take the ordinary async route (and its 404).
+    ///
+    /// `/healthz` is answered here too: a health check never queues behind heavy requests.
     public func immediateResponse(_ request: Request) -> Response? {
-        guard request.method == .get || request.method == .head,
-              let first = request.pathSegments.first,
-              !["demos", "api", "openapi.json", "healthz", "__test"].contains(first) else { return nil }
-        return staticFiles.response(for: request)
+        guard request.method == .get || request.method == .head, let first = request.pathSegments.first else { return nil }
+        if first == "healthz", request.pathSegments.count == 1 { return secured(Self.healthy) }
+        guard !["demos", "api", "openapi.json", "__test"].contains(first) else { return nil }
+        return staticFiles.response(for: request).map(secured)
     }
+
+    static let healthy = Response.json(Data(#"{"status":"ok"}"#.utf8), headers: ["Cache-Control": "no-store"])
 
     /// Sends heartbeats and drops idle sessions until the task is cancelled.
     public func runMaintenance() async {

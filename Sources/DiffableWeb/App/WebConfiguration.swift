@@ -18,6 +18,12 @@ public struct WebConfiguration: Sendable {
     public var testHooks = false
     /// Mountains for the search demo; `nil` loads the bundled data set.
     public var mountainCount: Int?
+    /// When the session cookie is `Secure`.
+    public var secureCookies = CookieSecurity.off
+    /// Origins (`https://example.org`, lowercase) whose pages may send state-changing requests
+    /// besides the server's own (`Origin` equal to the `Host` it was reached by). For a proxy
+    /// that rewrites `Host`.
+    public var allowedOrigins: Set<String> = []
 
     public init(publicDirectory: String, templatesDirectory: String) {
         self.publicDirectory = publicDirectory

@@ -36,11 +36,39 @@ public protocol Demo: AnyObject, Sendable {
 
     /// Values the demo's page template needs beyond the list (e.g. the current query).
     func pageValues() -> [String: String]
+
+    /// What a page URL's query asks to see (the no-JavaScript search form submits by GET),
+    /// computed aside: a GET writes nothing. `nil` when the page shows the list as it is. The
+    /// page marks a preview, and the client makes it real with its own POST.
+    func pagePreview(query: [String: String]) -> PagePreview?
 }
 
 extension Demo {
     /// By default, what the cell shows.
     public func data(for item: String) -> [String: String]? { cell(for: item)?.values }
+
+    /// By default a page shows the list as it is.
+    public func pagePreview(query: [String: String]) -> PagePreview? { nil }
+}
+
+/// A page's view of a list that was not written: see ``Demo/pagePreview(query:)``.
+public struct PagePreview: Sendable {
+    public var snapshot: Snapshot<String, String>
+    public var status: String
+    /// Replaces ``Demo/pageValues()`` on the page.
+    public var values: [String: String]
+    /// The action (and its parameters) that makes the preview real, posted by the client.
+    public var action: String
+    public var parameters: [String: String]
+
+    public init(snapshot: Snapshot<String, String>, status: String, values: [String: String],
+                action: String, parameters: [String: String]) {
+        self.snapshot = snapshot
+        self.status = status
+        self.values = values
+        self.action = action
+        self.parameters = parameters
+    }
 }
 
 /// What a demo is, before any session has one.

@@ -64,14 +64,16 @@ public final class MountainsDemo: Demo {
 
     public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
         guard action == "search" else { throw .unknownAction(action) }
-        let filter = String((parameters.string("query") ?? "").prefix(200))
+        let filter = Self.filter(parameters.string("query") ?? "")
         query.withLock { $0 = filter }
         dataSource.apply(snapshot(for: filter), animatingDifferences: true)
     }
 
     public func status(of snapshot: Snapshot<String, String>) -> String {
-        let count = snapshot.numberOfItems
-        let filter = query.withLock { $0 }
+        Self.status(count: snapshot.numberOfItems, filter: query.withLock { $0 })
+    }
+
+    static func status(count: Int, filter: String) -> String {
         if filter.isEmpty { return "\(count.grouped) mountains" }
         switch count {
         case 0: return "No mountains match “\(filter)”"
@@ -81,4 +83,17 @@ public final class MountainsDemo: Demo {
     }
 
     public func pageValues() -> [String: String] { ["query": query.withLock { $0 }] }
+
+    /// `?q=` of the no-JavaScript search form, shown without being written.
+    public func pagePreview(query parameters: [String: String]) -> PagePreview? {
+        guard let text = parameters["q"] else { return nil }
+        let filter = Self.filter(text)
+        guard filter != query.withLock({ $0 }) else { return nil }
+        let snapshot = snapshot(for: filter)
+        return PagePreview(snapshot: snapshot, status: Self.status(count: snapshot.numberOfItems, filter: filter),
+                           values: ["query": filter], action: "search", parameters: ["query": filter])
+    }
+
+    /// A query as searched: at most 200 characters.
+    static func filter(_ text: String) -> String { String(text.prefix(200)) }
 }

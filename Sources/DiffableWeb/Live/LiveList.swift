@@ -86,10 +86,25 @@ final class LiveList: Sendable {
         }
     }
 
-    /// Every item's text values in order (for the no-JavaScript fallback list).
-    func itemValues(limit: Int) -> [[String: String]] {
-        let items = state.withLock { $0.snapshot.itemIdentifiers }
+    /// Every item's text values in order (for the no-JavaScript fallback list), of the list's
+    /// snapshot or of a page preview's.
+    func itemValues(of snapshot: Snapshot<String, String>? = nil, limit: Int) -> [[String: String]] {
+        let items = (snapshot ?? state.withLock { $0.snapshot }).itemIdentifiers
         return items.prefix(limit).compactMap { demo.cell(for: $0)?.values }
+    }
+
+    /// Cells of a snapshot that is not the list's (a page preview), laid out aside for the
+    /// list's viewport: nothing of the list is touched.
+    func previewCells(of snapshot: Snapshot<String, String>, intersecting rect: LayoutRect, limit: Int)
+        -> (cells: [WireCell], contentSize: LayoutPixelSize) {
+        let placement = Placement(snapshot: snapshot, layout: demo.layout(), container: container)
+        var cells: [WireCell] = []
+        for cell in placement.cells where cells.count < limit && cell.frame.intersects(rect) {
+            let content = cell.kind == "item" ? demo.cell(for: cell.id) : demo.supplementary(kind: cell.kind, section: cell.section, in: snapshot)
+            cells.append(WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index,
+                                  frame: WireFrame(cell.frame), html: content.map(renderer.cell) ?? ""))
+        }
+        return (cells, placement.contentSize)
     }
 
     // MARK: Following

@@ -15,7 +15,7 @@ extension WebApp {
         case ["api", "sessions"]:
             try allow(request, ["POST"])
             let session = sessions.create()
-            let cookie = SetCookie(name: Self.cookieName, value: session.id.value, path: "/", httpOnly: true, sameSite: .lax)
+            let cookie = sessionCookie(session, for: request)
             return try jsonResponse(describe(session), status: .created).with(cookie)
         default:
             break

@@ -17,13 +17,22 @@ extension WebApp {
         let (session, cookie) = session(for: request)
         let list = list(session, descriptor)
         if let viewport { list.setViewport(viewport) }
-        if descriptor.name == "mountains", let query = request.query["q"] {
-            // The no-JavaScript search form submits by GET.
-            _ = try? list.perform("search", parameters: ActionParameters(["query": query]), client: "page", seq: nil)
-        }
+        // A GET writes nothing: a query the page asks for (the no-JavaScript search form) is
+        // laid out aside, and the client makes it real with its own POST.
+        var query: [String: String] = [:]
+        for item in request.queryItems where query[item.name] == nil { query[item.name] = item.value ?? "" }
+        let preview = list.demo.pagePreview(query: query)
         let container = list.container
         let firstScreen = LayoutRect(x: 0, y: 0, width: container.width, height: container.height * 1.5)
-        let (cells, contentSize, status) = list.cells(intersecting: firstScreen, limit: 500)
+        let cells: [WireCell], contentSize: LayoutPixelSize, status: String, itemCount: Int
+        if let preview {
+            (cells, contentSize) = list.previewCells(of: preview.snapshot, intersecting: firstScreen, limit: 500)
+            status = preview.status
+            itemCount = preview.snapshot.numberOfItems
+        } else {
+            (cells, contentSize, status) = list.cells(intersecting: firstScreen, limit: 500)
+            itemCount = list.dataSource.snapshot().numberOfItems
+        }
         var context: [String: Any] = [
             "title": descriptor.title, "name": descriptor.name, "summary": descriptor.summary,
             "status": status, "listHeight": WireFrame.text(WireFrame.round(contentSize.height)),
@@ -36,13 +45,30 @@ extension WebApp {
                  "w": WireFrame.text(cell.frame.w), "h": WireFrame.text(cell.frame.h),
                  "position": (cell.index ?? 0) + 1]
             },
-            "itemCount": list.dataSource.snapshot().numberOfItems,
-            "allItems": list.itemValues(limit: 2_000),
+            "itemCount": itemCount,
+            "allItems": list.itemValues(of: preview?.snapshot, limit: 2_000),
             "demos": demoSummaries(),
         ]
-        for (key, value) in list.demo.pageValues() { context[key] = value }
+        for (key, value) in preview?.values ?? list.demo.pageValues() { context[key] = value }
+        if let preview {
+            context["preview"] = true
+            context["previewAction"] = preview.action
+            context["previewBody"] = Self.jsonObject(preview.parameters)
+        }
         let html = renderer.render(descriptor.pageTemplate, context) ?? ""
         return Response.html(html).with(cookie)
+    }
+
+    /// A flat JSON object of strings (for a `data-` attribute; the template escapes it).
+    static func jsonObject(_ values: [String: String]) -> String {
+        var writer = JSONWriter(capacity: 64)
+        writer.raw("{")
+        for (index, (key, value)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.string(key); writer.raw(":"); writer.string(value)
+        }
+        writer.raw("}")
+        return writer.text
     }
 
     /// The viewport a page or stream URL asks for (`?width=…&height=…`): `nil` when it names

@@ -8,14 +8,15 @@ extension WebApp {
     /// Handles one request. Never throws: every failure becomes a response.
     public func handle(_ request: Request) async -> Response {
         do {
-            return try await route(request)
+            try checkOrigin(request)
+            return secured(try await route(request))
         } catch let error as HTTPError {
-            return errorResponse(error, for: request)
+            return secured(errorResponse(error, for: request))
         } catch let failure as APIFailure {
-            return failure.response
+            return secured(failure.response)
         } catch {
             logger.warning("unexpected error for \(request.method) \(request.path): \(error)")
-            return errorResponse(HTTPError(.internalServerError, code: "internal_error", message: "Something went wrong"), for: request)
+            return secured(errorResponse(HTTPError(.internalServerError, code: "internal_error", message: "Something went wrong"), for: request))
         }
     }
 
@@ -30,7 +31,7 @@ extension WebApp {
             return .json(openAPIDocument, headers: ["Cache-Control": "no-cache"])
         case 1 where segments[0] == "healthz":
             try allow(request, ["GET", "HEAD"])
-            return .json(Data(#"{"status":"ok"}"#.utf8))
+            return Self.healthy
         case 2 where segments[0] == "__test" && segments[1] == "drop-streams" && configuration.testHooks:
             try allow(request, ["POST"])
             closeAllStreams()
@@ -96,7 +97,7 @@ extension WebApp {
     /// The session for a request, and the cookie to set when it is new.
     func session(for request: Request) -> (Session, SetCookie?) {
         let (session, isNew) = sessions.session(cookie: request.cookies[Self.cookieName])
-        return (session, isNew ? SetCookie(name: Self.cookieName, value: session.id.value, path: "/", httpOnly: true, sameSite: .lax) : nil)
+        return (session, isNew ? sessionCookie(session, for: request) : nil)
     }
 }
 
