@@ -37,29 +37,68 @@ function formParameters(formData) {
 }
 
 /**
- * Reports the list's viewport to the server after resizes (debounced), so it lays out
- * again and streams a `layout` event. Watches the window and, when given, the list element
- * itself: its width also changes when the page's scrollbar comes or goes (a search that
- * shrinks the list), which no window resize announces.
+ * Reports this stream's viewport to the server, so that its window (one screen plus one above
+ * and one below) follows what the user sees: on resize (debounced), and while scrolling — at
+ * most once per animation frame, when the visible part has moved more than half a screen from
+ * the window the server last laid out — plus once more when scrolling stops. Each report is
+ * answered by a `window` event on the stream. Watches the window and, when given, the list
+ * element itself: its width also changes when the page's scrollbar comes or goes.
  * @param {string} demo
- * @param {() => {width: number, height: number}} measure
+ * @param {() => {width: number, height: number, top: number}} measure
+ * @param {import("./changeset.js").ListModel} model its `stream` names this stream
  * @param {Element} [element] the list, observed with a ResizeObserver
  */
-export function reportViewportOnResize(demo, measure, element) {
+export function reportViewport(demo, measure, model, element) {
   const url = `/demos/${encodeURIComponent(demo)}/viewport`;
-  let timer = 0;
   let reported = measure();
-  const schedule = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
+  let resizeTimer = 0;
+  let settleTimer = 0;
+  let frameRequested = false;
+  let pending = 0;
+  const send = (size) => {
+    reported = size;
+    const body = { width: size.width, height: size.height, top: size.top };
+    if (model.stream) body.stream = model.stream;
+    pending += 1;
+    postJSON(url, body).finally(() => { pending -= 1; });
+  };
+  const onResize = () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
       const size = measure();
       if (size.width === reported.width && size.height === reported.height) return;
-      reported = size;
-      postJSON(url, size);
+      send(size);
     }, RESIZE_DEBOUNCE_MS);
   };
-  window.addEventListener("resize", schedule);
+  const onScroll = () => {
+    if (!frameRequested) {
+      frameRequested = true;
+      requestAnimationFrame(() => {
+        frameRequested = false;
+        const size = measure();
+        if (Math.abs(size.top - reported.top) > size.height / 2) send(size);
+      });
+    }
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => {
+      const size = measure();
+      if (size.top !== reported.top || size.width !== reported.width || size.height !== reported.height) send(size);
+    }, RESIZE_DEBOUNCE_MS);
+  };
+  window.addEventListener("resize", onResize);
+  window.addEventListener("scroll", onScroll, { passive: true });
   // The list's height follows the content on every change; only a new size from measure()
   // (its width, the window's height) is reported.
-  if (element && "ResizeObserver" in window) new ResizeObserver(schedule).observe(element);
+  if (element && "ResizeObserver" in window) new ResizeObserver(onResize).observe(element);
+  return {
+    /** The viewport the stream was opened with (a reconnect reports afresh). */
+    opened(size) { reported = size; },
+    /** The viewport the server's window was last asked for. */
+    get reported() { return { ...reported }; },
+    /** Whether the server's window follows what is on screen (no report due or on its way). */
+    settled() {
+      const size = measure();
+      return pending === 0 && size.top === reported.top && size.width === reported.width && size.height === reported.height;
+    },
+  };
 }

@@ -7,7 +7,7 @@ import { ListModel } from "./changeset.js";
 import { Animator } from "./animate.js";
 import { ListView } from "./virtualize.js";
 import { bindSearch } from "./search.js";
-import { bindActions, reportViewportOnResize } from "./actions.js";
+import { bindActions, reportViewport } from "./actions.js";
 import { postJSON } from "./post.js";
 import { nextSeq } from "./seq.js";
 
@@ -45,15 +45,22 @@ async function start() {
   const measure = () => ({
     width: Math.round(container.clientWidth),
     height: Math.round(window.innerHeight),
+    // How far the viewport's top is below the list's top (0 while the list starts below it).
+    top: Math.max(0, Math.round(-container.getBoundingClientRect().top)),
   });
 
-  model.seed(view.adopt(), { w: container.clientWidth, h: container.offsetHeight });
+  model.seed(view.adopt(), { w: container.clientWidth, h: container.offsetHeight }, Number(container.dataset.itemCount) || 0);
   stats.domCells = view.elements.size;
   await applyPreview(demo, container);
 
+  const reporter = reportViewport(demo, measure, model, container);
   const stream = openEventStream({
     demo,
-    viewport: measure,
+    viewport() {
+      const size = measure();
+      reporter.opened(size); // the stream's window starts here
+      return size;
+    },
     onEvent(type, data) {
       stats.events += 1;
       const change = model.apply(type, data);
@@ -72,9 +79,12 @@ async function start() {
 
   bindSearch(demo);
   bindActions();
-  reportViewportOnResize(demo, measure, container);
 
-  window.diffableWeb = { stats, model, view, stream, measure };
+  window.diffableWeb = {
+    stats, model, view, stream, measure,
+    reportedViewport: () => reporter.reported,
+    viewportSettled: () => reporter.settled(),
+  };
 }
 
 start();

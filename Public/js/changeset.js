@@ -1,47 +1,58 @@
-// The client's model of the list: every cell the server knows of (id → {id, kind, section,
-// index, frame, html}), the content size and the status line. It applies `snapshot`,
-// `changeset` and `layout` events and describes what changed, so that the renderer can
-// animate it. No DOM, no network.
+// The client's model of the list: every section and item identifier in order (always exact),
+// the cells of the window the server shows this stream (id → {id, kind, section, index, frame,
+// html}), the content size and the status line. It applies `snapshot`, `changeset` and `window`
+// events (docs/protocol.md) and describes what changed, so that the renderer can animate it.
+// No DOM, no network.
 
 /**
  * @typedef {{x: number, y: number, w: number, h: number}} Frame
  * @typedef {{id: string, kind: string, section?: string, index?: number, frame: Frame, html: string}} Cell
  * @typedef {object} Change what one event did, with the old frames the animation starts from
- * @property {"snapshot" | "changeset" | "layout"} type
+ * @property {"snapshot" | "changeset" | "window"} type
  * @property {boolean} animated
  * @property {{id: string, frame: Frame}[]} deleted the frames the deleted cells had
- * @property {string[]} inserted
+ * @property {string[]} inserted cells new to the window
  * @property {{id: string, from: Frame, to: Frame}[]} moved
+ * @property {{id: string, from: Frame, to: Frame | null}[]} left cells that left the window
  * @property {{id: string, reload: boolean}[]} updated
  */
 
 export class ListModel {
-  /** @type {Map<string, Cell>} */
+  /** @type {Map<string, Cell>} the window's cells */
   cells = new Map();
+  /** @type {{id: string, items: string[]}[] | null} every identifier, in order (null until the first snapshot) */
+  sections = null;
   version = 0;
   contentSize = { w: 0, h: 0 };
   status = "";
-  /** @type {string[] | null} item ids in reading order, computed when asked */
+  /** this stream's id on the server (for viewport reports) */
+  stream = "";
+  /** the window's top the server last laid out for this stream */
+  windowTop = 0;
+  /** @type {string[] | null} */
   #order = null;
   /** @type {Map<string, number> | null} */
   #positions = null;
+  #seededCount = 0;
 
   /**
    * Seeds the model with cells rendered on the server, before the first event.
    * @param {Cell[]} cells
    * @param {{w: number, h: number}} contentSize
+   * @param {number} [itemCount] the list's item count the page states
    */
-  seed(cells, contentSize) {
+  seed(cells, contentSize, itemCount = 0) {
     for (const cell of cells) this.cells.set(cell.id, cell);
     this.contentSize = contentSize;
+    this.#seededCount = itemCount;
     this.#invalidate();
   }
 
   /**
-   * Applies one event. Returns what changed, or `null` for an event that is already
-   * applied (a replay after reconnecting).
-   * - Complexity: O(size of the change) for `changeset` and `layout`, O(n) for `snapshot`.
-   * @param {"snapshot" | "changeset" | "layout"} type
+   * Applies one event. Returns what changed, or `null` for an event that is already applied
+   * (a replay after reconnecting).
+   * - Complexity: O(window + change) for the cells; O(n) array work to keep the order.
+   * @param {"snapshot" | "changeset" | "window"} type
    * @param {object} data the event's JSON
    * @returns {Change | null}
    */
@@ -52,22 +63,26 @@ export class ListModel {
     if (!change) return null;
     if (data.contentSize) this.contentSize = { w: data.contentSize.w, h: data.contentSize.h };
     if (typeof data.status === "string") this.status = data.status;
+    if (typeof data.stream === "string") this.stream = data.stream;
     this.#invalidate();
     return change;
   }
 
-  /** Item ids in reading order (top to bottom, then left to right). O(n log n) once per change. */
+  /** Every item id in order (sections concatenated). */
   itemOrder() {
     if (!this.#order) {
-      const items = [];
-      for (const cell of this.cells.values()) if (cell.kind === "item") items.push(cell);
-      items.sort((a, b) => a.frame.y - b.frame.y || a.frame.x - b.frame.x);
-      this.#order = items.map((cell) => cell.id);
+      if (this.sections) {
+        this.#order = this.sections.flatMap((section) => section.items);
+      } else {
+        const items = [...this.cells.values()].filter((cell) => cell.kind === "item");
+        items.sort((a, b) => a.frame.y - b.frame.y || a.frame.x - b.frame.x);
+        this.#order = items.map((cell) => cell.id);
+      }
     }
     return this.#order;
   }
 
-  /** The 1-based position of an item in reading order (`aria-posinset`), or 0. */
+  /** The 1-based position of an item in the list (`aria-posinset`), or 0. */
   positionOf(id) {
     if (!this.#positions) {
       this.#positions = new Map(this.itemOrder().map((itemID, i) => [itemID, i + 1]));
@@ -76,6 +91,7 @@ export class ListModel {
   }
 
   get itemCount() {
+    if (!this.sections && this.#seededCount > 0) return this.#seededCount;
     return this.itemOrder().length;
   }
 
@@ -86,7 +102,7 @@ export class ListModel {
 }
 
 function emptyChange(type, animated) {
-  return { type, animated, deleted: [], inserted: [], moved: [], updated: [] };
+  return { type, animated, deleted: [], inserted: [], moved: [], left: [], updated: [] };
 }
 
 function copyFrame(frame) {
@@ -97,27 +113,62 @@ function normalizeCell(cell) {
   return { ...cell, frame: copyFrame(cell.frame), html: cell.html ?? "" };
 }
 
-/** Deletes, inserts and moves shared by `changeset` and `layout`. */
-function applyStructure(model, data, change) {
-  for (const id of data.deleted ?? []) {
+function sameFrame(a, b) {
+  return a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
+}
+
+/**
+ * Rebuilds the order like a batch update: survivors keep their relative order; inserted and
+ * moved ids land at their new indices, placed in ascending order.
+ */
+function applyOrder(model, data) {
+  if (!model.sections) return;
+  const leaving = new Set(data.deleted ?? []);
+  for (const { id } of data.moved ?? []) leaving.add(id);
+  let sections = model.sections.map((section) => ({
+    id: section.id,
+    items: leaving.size ? section.items.filter((id) => !leaving.has(id)) : section.items.slice(),
+  }));
+  if (Array.isArray(data.sections)) {
+    const byID = new Map(sections.map((section) => [section.id, section]));
+    sections = data.sections.map((id) => byID.get(id) ?? { id, items: [] });
+  }
+  const arrivals = [...(data.inserted ?? []), ...(data.moved ?? [])];
+  arrivals.sort((a, b) => a.index - b.index);
+  const byID = new Map(sections.map((section) => [section.id, section]));
+  for (const { id, section, index } of arrivals) {
+    const target = byID.get(section);
+    if (!target) continue;
+    target.items.splice(Math.min(index, target.items.length), 0, id);
+  }
+  model.sections = sections;
+}
+
+/** The window part of an event: cells entered or moved, cells that left. */
+function applyWindow(model, data, change) {
+  for (const raw of data.cells ?? []) {
+    const old = model.cells.get(raw.id);
+    if (typeof raw.html === "string") {
+      const cell = normalizeCell(raw);
+      model.cells.set(cell.id, cell);
+      if (old) {
+        if (!sameFrame(old.frame, cell.frame)) change.moved.push({ id: cell.id, from: old.frame, to: cell.frame });
+        if (old.html !== cell.html) change.updated.push({ id: cell.id, reload: false });
+      } else {
+        change.inserted.push(cell.id);
+      }
+    } else if (old) {
+      const to = copyFrame(raw.frame);
+      change.moved.push({ id: raw.id, from: old.frame, to });
+      old.frame = to;
+      if (typeof raw.index === "number") old.index = raw.index;
+    }
+  }
+  for (const { id, frame } of data.left ?? []) {
     const old = model.cells.get(id);
     if (!old) continue;
     model.cells.delete(id);
-    change.deleted.push({ id, frame: old.frame });
-  }
-  for (const raw of data.inserted ?? []) {
-    const cell = normalizeCell(raw);
-    const old = model.cells.get(cell.id);
-    model.cells.set(cell.id, cell);
-    if (old) change.moved.push({ id: cell.id, from: old.frame, to: cell.frame });
-    else change.inserted.push(cell.id);
-  }
-  for (const { id, frame } of data.moved ?? []) {
-    const cell = model.cells.get(id);
-    if (!cell) continue;
-    const to = copyFrame(frame);
-    change.moved.push({ id, from: cell.frame, to });
-    cell.frame = to;
+    change.left.push({ id, from: old.frame, to: frame ? copyFrame(frame) : null });
   }
 }
 
@@ -137,6 +188,7 @@ const HANDLERS = {
       }
     }
     for (const [id, old] of previous) if (!model.cells.has(id)) change.deleted.push({ id, frame: old.frame });
+    model.sections = (data.sections ?? []).map((section) => ({ id: section.id, items: [...(section.items ?? [])] }));
     model.version = data.version ?? model.version;
     return change;
   },
@@ -144,7 +196,14 @@ const HANDLERS = {
   changeset(model, data) {
     if (typeof data.version === "number" && data.version <= model.version) return null;
     const change = emptyChange("changeset", data.animated !== false);
-    applyStructure(model, data, change);
+    for (const id of data.deleted ?? []) {
+      const old = model.cells.get(id);
+      if (!old) continue;
+      model.cells.delete(id);
+      change.deleted.push({ id, frame: old.frame });
+    }
+    applyOrder(model, data);
+    applyWindow(model, data, change);
     for (const { id, html, reload } of data.updated ?? []) {
       const cell = model.cells.get(id);
       if (!cell) continue;
@@ -155,14 +214,21 @@ const HANDLERS = {
     return change;
   },
 
-  layout(model, data) {
+  window(model, data) {
     if (typeof data.version === "number" && data.version < model.version) return null;
-    const change = emptyChange("layout", false);
-    applyStructure(model, data, change);
+    const change = emptyChange("window", false);
+    if (data.reset) {
+      // A reconnected stream: these are all the window's cells.
+      const keep = new Set((data.cells ?? []).map((cell) => cell.id));
+      for (const [id, old] of model.cells) {
+        if (keep.has(id)) continue;
+        model.cells.delete(id);
+        change.left.push({ id, from: old.frame, to: null });
+      }
+    }
+    applyWindow(model, data, change);
+    if (typeof data.top === "number") model.windowTop = data.top;
+    if (typeof data.version === "number") model.version = Math.max(model.version, data.version);
     return change;
   },
 };
-
-function sameFrame(a, b) {
-  return a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
-}

@@ -2,7 +2,7 @@
 // fails, resuming from the last event id. It parses each event and hands it to a handler;
 // it knows nothing of cells or the DOM.
 
-const EVENT_TYPES = ["snapshot", "changeset", "layout"];
+const EVENT_TYPES = ["snapshot", "changeset", "window"];
 const MIN_DELAY_MS = 250;
 const MAX_DELAY_MS = 10000;
 
@@ -11,7 +11,7 @@ const MAX_DELAY_MS = 10000;
  *
  * @param {object} options
  * @param {string} options.demo the demo name (`/demos/<demo>/events`)
- * @param {() => {width: number, height: number}} options.viewport the size to lay out for, asked on every (re)connect
+ * @param {() => {width: number, height: number, top: number}} options.viewport the viewport to lay out for, asked on every (re)connect
  * @param {(type: string, data: object, id: string) => void} options.onEvent one parsed event
  * @param {(state: "open" | "reconnecting") => void} [options.onState] connection state changes
  * @returns {{close(): void, reconnect(): void, readonly lastEventId: string, readonly reconnects: number}}
@@ -25,8 +25,10 @@ export function openEventStream({ demo, viewport, onEvent, onState = () => {} })
   let closed = false;
 
   function url() {
-    const { width, height } = viewport();
-    const params = new URLSearchParams({ width: String(clamp(width)), height: String(clamp(height)) });
+    const { width, height, top } = viewport();
+    const params = new URLSearchParams({
+      width: String(clamp(width)), height: String(clamp(height)), top: String(Math.max(0, Math.round(top) || 0)),
+    });
     // A new EventSource does not send Last-Event-ID by itself; the server also reads it here.
     if (lastEventId) params.set("lastEventId", lastEventId);
     return `/demos/${encodeURIComponent(demo)}/events?${params}`;

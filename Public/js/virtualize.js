@@ -26,6 +26,7 @@ export class ListView {
     this.margin = margin;
     this.onRender = onRender;
     this.activeID = null;
+    this.pendingFocus = null;
     this.frameRequested = false;
     this.container.setAttribute("role", "list");
     this.container.addEventListener("keydown", (event) => this.#onKeyDown(event));
@@ -91,6 +92,21 @@ export class ListView {
         this.elements.delete(id);
         this.#retire(element, animated);
       }
+      // Cells that left the server's window: slide to where they went, then go.
+      for (const { id, from, to } of change.left) {
+        const element = this.elements.get(id);
+        if (!element) continue;
+        this.elements.delete(id);
+        if (animated && to) {
+          const animation = this.animator.slide(element, from, to);
+          if (animation) {
+            animation.finished.then(() => element.remove(), () => element.remove());
+            continue;
+          }
+        }
+        if (element === document.activeElement) element.blur();
+        element.remove();
+      }
       for (const { id, reload } of change.updated) {
         const element = this.elements.get(id);
         const cell = model.cells.get(id);
@@ -148,6 +164,11 @@ export class ListView {
     }
 
     this.#updateAccessibility(focusWasInside);
+    if (this.pendingFocus && this.elements.has(this.pendingFocus)) {
+      const id = this.pendingFocus;
+      this.pendingFocus = null;
+      this.focusItem(id);
+    }
     this.onRender(this.elements.size);
   }
 
@@ -242,10 +263,22 @@ export class ListView {
     this.focusItem(target);
   }
 
-  /** Scrolls an item into view, renders it if needed, and focuses it. */
+  /**
+   * Scrolls an item into view, renders it if needed, and focuses it. An item outside the
+   * server's window (Home, End) is scrolled towards and focused when its cell arrives.
+   */
   focusItem(id) {
     const cell = this.model.cells.get(id);
-    if (!cell) return;
+    if (!cell) {
+      const order = this.model.itemOrder();
+      const box = this.container.getBoundingClientRect();
+      const listTop = box.top + window.scrollY;
+      if (id === order[0]) window.scrollTo(0, listTop);
+      else if (id === order[order.length - 1]) window.scrollTo(0, listTop + this.model.contentSize.h - window.innerHeight);
+      else return;
+      this.pendingFocus = id;
+      return;
+    }
     const box = this.container.getBoundingClientRect();
     const top = box.top + cell.frame.y;
     const bottom = top + cell.frame.h;
@@ -260,17 +293,26 @@ export class ListView {
     element.focus({ preventScroll: true });
   }
 
-  /** The item an arrow key leads to, from the frames: a grid moves by rows and columns. */
+  /**
+   * The item an arrow key leads to, from the frames of the window's cells: a grid moves by
+   * rows and columns; Home and End go to the list's first and last item, wherever they are.
+   */
   #neighbour(id, key) {
-    const order = this.model.itemOrder();
-    const index = this.model.positionOf(id) - 1;
+    if (key === "Home" || key === "End") {
+      const all = this.model.itemOrder();
+      return all.length ? all[key === "Home" ? 0 : all.length - 1] : null;
+    }
+    // The window's items in list order (the window spans a screen above and below).
+    const order = [...this.model.cells.values()]
+      .filter((cell) => cell.kind === "item")
+      .map((cell) => cell.id)
+      .sort((a, b) => this.model.positionOf(a) - this.model.positionOf(b));
+    const index = order.indexOf(id);
     if (index < 0 || order.length === 0) return null;
     const frameOf = (i) => this.model.cells.get(order[i]).frame;
     switch (key) {
       case "ArrowRight": return order[Math.min(index + 1, order.length - 1)];
       case "ArrowLeft": return order[Math.max(index - 1, 0)];
-      case "Home": return order[0];
-      case "End": return order[order.length - 1];
       case "ArrowDown":
       case "ArrowUp": {
         const step = key === "ArrowDown" ? 1 : -1;

@@ -54,11 +54,13 @@ def wait_for_client(driver):
 
 
 def wait_settled(driver, timeout=10):
-    """Until no animation runs and the DOM has been rendered for the current scroll."""
+    """Until no animation runs, the DOM has been rendered for the current scroll, and the
+    server's window follows the viewport (its last report answered)."""
     def settled():
         return driver.execute_script("""
             return new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(() =>
-                resolve(document.getAnimations().length === 0))));""")
+                resolve(document.getAnimations().length === 0 &&
+                        (!window.diffableWeb || window.diffableWeb.viewportSettled())))));""")
     wait_until(settled, timeout=timeout, message="animations to finish")
 
 
@@ -68,13 +70,17 @@ def session_cookie(driver):
     return cookie["value"]
 
 
-def read_snapshot(base, cookie, demo, width=None, height=None, timeout=10):
+def read_snapshot(base, cookie, demo, width=None, height=None, top=None, timeout=10):
     """Opens a fresh event stream with the browser's session cookie and returns the first
-    `snapshot` event's data (the server's whole list, frames included)."""
+    `snapshot` event's data: every identifier in order, and the cells of the window at `top`
+    (one screen and one above and below) with their frames."""
     parsed = urllib.parse.urlsplit(base)
     query = ""
     if width and height:
-        query = "?" + urllib.parse.urlencode({"width": width, "height": height})
+        parameters = {"width": width, "height": height}
+        if top is not None:
+            parameters["top"] = top
+        query = "?" + urllib.parse.urlencode(parameters)
     connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=timeout)
     try:
         connection.request("GET", f"/demos/{demo}/events{query}",
@@ -156,7 +162,13 @@ def console_errors(driver):
 
 
 def client_viewport(driver):
-    return driver.execute_script("return window.diffableWeb.measure()")
+    """The viewport the client last reported: its window on the server is laid out for it."""
+    return driver.execute_script("return window.diffableWeb.reportedViewport()")
+
+
+def snapshot_ids(snapshot):
+    """Every item id of a `snapshot` event, in order."""
+    return [item for section in snapshot["sections"] for item in section["items"]]
 
 
 def share_id(driver):

@@ -5,7 +5,7 @@ import time
 from selenium.webdriver.common.by import By
 
 from conftest import SCREENSHOTS
-from helpers import (client_viewport, console_errors, number_of, post_json, read_snapshot, session_cookie,
+from helpers import (client_viewport, console_errors, number_of, post_json, read_snapshot, session_cookie, snapshot_ids,
                      snapshot_cells_in_view, visible_cells, wait_for_client, wait_settled, wait_until)
 
 BUTTONS = {"append": "Append", "removeLast": "Remove last", "removeCenter": "Remove center"}
@@ -23,11 +23,8 @@ def button(driver, action):
 
 def model_numbers(driver):
     """The client's whole list (the model, not only the DOM), in order."""
-    texts = driver.execute_script("""
-        const m = window.diffableWeb.model;
-        return m.itemOrder().map(id => { const d = document.createElement('div');
-                                          d.innerHTML = m.cells.get(id).html; return d.textContent; });""")
-    return [number_of(t) for t in texts]
+    ids = driver.execute_script("return window.diffableWeb.model.itemOrder()")
+    return [int(item[1:]) for item in ids]
 
 
 def dom_numbers(driver):
@@ -56,12 +53,14 @@ def wait_for_numbers(driver, expected, timeout=10):
 
 def assert_dom_matches_server(driver, server):
     viewport = client_viewport(driver)
-    snapshot = read_snapshot(server, session_cookie(driver), "numbers", viewport["width"], viewport["height"])
+    snapshot = read_snapshot(server, session_cookie(driver), "numbers", viewport["width"], viewport["height"], viewport["top"])
     wait_settled(driver)
     model = driver.execute_script("""
         const m = window.diffableWeb.model;
         return {version: m.version, cells: [...m.cells.values()].map(c => ({id: c.id, frame: c.frame, html: c.html}))};""")
     assert model["version"] == snapshot["version"]
+    assert driver.execute_script("return window.diffableWeb.model.itemOrder()") == snapshot_ids(snapshot), \
+        "the client's order differs from the server's"
     ours = {c["id"]: (c["frame"], c["html"]) for c in model["cells"]}
     theirs = {c["id"]: ({k: c["frame"][k] for k in "xywh"}, c["html"]) for c in snapshot["cells"]}
     assert ours == theirs, "the client's model differs from the server's snapshot"

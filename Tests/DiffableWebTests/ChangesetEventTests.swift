@@ -1,4 +1,5 @@
 import CompositionalLayout
+import DiffableDataSources
 import Foundation
 import MicroHTTP
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 @Suite("Web: changeset events are proportional to the change")
 struct ChangesetEventTests {
-    @Test("a keystroke that removes a few rows sends those deletes and the frames that moved, nothing else")
+    @Test("a keystroke's shared part names only the ids the change touched: no frames, no HTML")
     func proportional() async throws {
         let app = try await makeApp()
         let visitor = Visitor(app)
@@ -21,49 +22,75 @@ struct ChangesetEventTests {
         let deleted = body["deleted"] as? [String] ?? []
         #expect(Set(deleted) == Set(before).subtracting(after))
         #expect((body["inserted"] as? [Any])?.isEmpty == true)
-        #expect((body["updated"] as? [Any])?.isEmpty == true)
-        let moved = body["moved"] as? [[String: Any]] ?? []
-        #expect(moved.count <= after.count, "only survivors whose frame changed")
-        #expect(event.data.utf8.count < 200 * (deleted.count + moved.count) + 200)
+        #expect((body["moved"] as? [Any])?.isEmpty == true, "survivors keep their order: no moves")
+        #expect(body["cells"] == nil && body["updated"] == nil && body["contentSize"] == nil, "the window is per stream")
+        #expect(event.data.utf8.count < 40 * deleted.count + 200)
     }
 
-    @Test("inserted cells carry section, index, frame and escaped HTML")
+    @Test("inserted and moved ids carry their section and new index")
     func inserted() async throws {
         let app = try await makeApp()
         let visitor = Visitor(app)
         await visitor.send(.post, "/demos/numbers/actions/append", json: "{}")
+        await visitor.send(.post, "/demos/numbers/actions/move", json: #"{"from":0,"to":3}"#)
         let list = try #require(visitor.list("numbers"))
-        let body = payload(try #require(list.recentEvents.last))
-        let inserted = try #require((body["inserted"] as? [[String: Any]])?.first)
-        #expect(inserted["id"] as? String == "n6")
-        #expect(inserted["section"] as? String == "numbers")
-        #expect(inserted["index"] as? Int == 5)
-        #expect(inserted["html"] as? String == #"<span class="label">Item 6</span>"#)
-        let frame = try #require(inserted["frame"] as? [String: Double])
-        // Plain list at the default 1000 px: a 28-px header, then 44-px rows.
-        #expect(frame == ["x": 0, "y": 28 + 5 * 44, "w": 1000, "h": 44])
-        let updated = body["updated"] as? [[String: Any]] ?? []
-        #expect(updated.first?["id"] as? String == "header:numbers", "the header's count changed in place")
-        let contentHeight = (body["contentSize"] as? [String: Any])?["h"] as? Double
-        #expect(contentHeight == Double(28 + 6 * 44))
+        let events = list.recentEvents.filter { $0.name == "changeset" }.map(payload)
+        let inserted = try #require((events.first?["inserted"] as? [[String: Any]])?.first)
+        #expect(inserted["id"] as? String == "n6" && inserted["section"] as? String == "numbers" && inserted["index"] as? Int == 5)
+        let moved = try #require((events.last?["moved"] as? [[String: Any]])?.first)
+        #expect(moved["id"] as? String == "n1" && moved["section"] as? String == "numbers" && moved["index"] as? Int == 3)
+        #expect(list.dataSource.snapshot().itemIdentifiers == ["n2", "n3", "n4", "n1", "n5", "n6"])
     }
 
-    @Test("a resize re-lays out and streams only the frames that changed")
-    func resize() async throws {
-        let app = try await makeApp()
-        let visitor = Visitor(app)
-        await visitor.send(.get, "/demos/mountains")
-        let list = try #require(visitor.list("mountains"))
-        list.setViewport(LayoutContainer(width: 390, height: 844))
-        let event = try #require(list.recentEvents.last)
-        #expect(event.name == "layout")
-        #expect(event.id.description == "1.1")
-        let moved = payload(event)["moved"] as? [[String: Any]] ?? []
-        #expect(moved.count == 1_467, "every column changes width from 3 to 2 columns")
-        list.setViewport(LayoutContainer(width: 390, height: 844))
-        #expect(list.recentEvents.last?.id.description == "1.1", "the same viewport sends nothing")
-        list.setViewport(LayoutContainer(width: 390, height: 600))
-        #expect(list.recentEvents.last?.id.description == "1.1", "a height change that moves nothing sends nothing")
+    /// A plain list of `count` numbers (a 28-px header, then 44-px rows) laid out 1000 × 500.
+    static func numbersLayout(_ count: Int, deleting: Set<Int> = []) throws -> ListLayout {
+        var snapshot = Snapshot<String, String>()
+        try snapshot.appendSections(["numbers"])
+        try snapshot.appendItems((1...count).filter { !deleting.contains($0) }.map { "n\($0)" })
+        return ListLayout(snapshot: snapshot, layout: NumbersDemo().layout(), container: LayoutContainer(width: 1000, height: 500))
+    }
+
+    @Test("a window costs one screen and its overscan, wherever it is in 100,000 items")
+    func windowIsOneScreen() throws {
+        let layout = try Self.numbersLayout(100_000)
+        for top: Double in [0, 2_200_000, 4_399_560] {
+            let window = StreamWindow(container: LayoutContainer(width: 1000, height: 500), top: top)
+            let update = WindowUpdate(layout: layout, rect: window.rect, held: [:]) { _ in "" }
+            let ids: [String] = update.cells.compactMap { cell -> String? in
+                if case .entered(let entered) = cell { return entered.id }
+                return nil
+            }
+            #expect(ids.count <= 1_500 / 44 + 3, "top \(top): \(ids.count) cells")
+            #expect(!ids.isEmpty)
+            let first = try #require(ids.first { $0.hasPrefix("n") })
+            let number = try #require(Int(String(first.dropFirst())))
+            let bottomOfFirst = Double(28 + number * 44)
+            #expect(bottomOfFirst >= max(0, top - 500), "the window starts a screen above the viewport")
+        }
+    }
+
+    @Test("after a delete above the window, held cells slide, one enters at the bottom, the deleted one is the client's own business")
+    func windowAfterChange() throws {
+        let before = try Self.numbersLayout(1_000)
+        let window = StreamWindow(container: LayoutContainer(width: 1000, height: 500), top: 2_000)
+        let first = WindowUpdate(layout: before, rect: window.rect, held: [:]) { "<b>\($0.id)</b>" }
+        let after = try Self.numbersLayout(1_000, deleting: [3])
+        let second = WindowUpdate(layout: after, rect: window.rect, held: first.held, isDeleted: { $0 == "n3" },
+                                  contentChange: { $0 == "n40" ? false : nil }) { "<b>\($0.id)</b>" }
+        let moved: [String] = second.cells.compactMap { cell -> String? in
+            if case .moved(let id, _, _) = cell { return id }
+            return nil
+        }
+        let entered: [WireCell] = second.cells.compactMap { cell -> WireCell? in
+            if case .entered(let wire) = cell { return wire }
+            return nil
+        }
+        #expect(Set(moved) == Set(first.held.keys).intersection(second.held.keys), "every held cell moved up one row")
+        #expect(entered.count == 1 && entered.first?.html == "<b>\(entered.first?.id ?? "")</b>")
+        #expect(second.left.count == 1, "the top cell slid out of the window")
+        #expect(second.updated.map(\.id) == (second.held["n40"] != nil ? ["n40"] : []))
+        let same = WindowUpdate(layout: after, rect: window.rect, held: second.held) { _ in "" }
+        #expect(same.cells.isEmpty && same.left.isEmpty && same.updated.isEmpty, "nothing changed: nothing to send")
     }
 
     @Test("the event log replays what a reconnecting client missed, or asks for a snapshot")
@@ -84,22 +111,23 @@ struct ChangesetEventTests {
         #expect(EventID("x") == nil && EventID("1.2.3") == nil && EventID("-1") == nil)
     }
 
-    @Test("the hand-written JSON round-trips through JSONDecoder, tricky strings included",
+    @Test("the hand-written JSON round-trips through JSONSerialization, tricky strings included",
           arguments: ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\u{1}", "<script>alert(1)</script>", "Ñúñez ⛰️ 山", ""])
     func jsonRoundTrip(text: String) throws {
         let cell = WireCell(id: text, kind: "item", section: "s\(text)", index: 3,
                             frame: WireFrame(LayoutRect(x: 10, y: 52.5, width: 316.67, height: 32)), html: "<span>\(text)</span>")
-        let event = ChangesetEvent(version: 7, animated: true, contentSize: WireSize(LayoutPixelSize(width: 1000, height: 1234.5)),
-                                   status: text, deleted: [text, "b"], inserted: [cell],
-                                   moved: [WireMove(id: text, frame: cell.frame)], updated: [WireUpdate(id: text, html: text, reload: true)])
-        let decoded = try JSONDecoder().decode(ChangesetEvent.self, from: Data(event.json.utf8))
-        #expect(decoded.status == text && decoded.deleted == [text, "b"] && decoded.inserted == [cell])
-        #expect(decoded.moved == event.moved && decoded.updated == event.updated && decoded.contentSize == event.contentSize)
-        #expect(!event.json.contains("<"), "< is escaped, so an event never closes a script element")
-        let snapshot = SnapshotEvent(version: 1, contentSize: event.contentSize, status: text, cells: [cell])
-        #expect(try JSONDecoder().decode(SnapshotEvent.self, from: Data(snapshot.json.utf8)).cells == [cell])
-        let layout = LayoutEvent(version: 1, contentSize: event.contentSize, deleted: [text], inserted: [], moved: event.moved)
-        #expect(try JSONDecoder().decode(LayoutEvent.self, from: Data(layout.json.utf8)).moved == event.moved)
+        var writer = JSONWriter()
+        writer.raw("{\"cells\":"); writer.windowCells([.entered(cell), .moved(id: text, index: nil, frame: cell.frame)])
+        writer.raw(",\"updated\":"); writer.updates([WireUpdate(id: text, html: text, reload: true)])
+        writer.raw(",\"inserted\":"); writer.positions([(text, "s", 4)])
+        writer.raw("}")
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any])
+        let cells = decoded["cells"] as? [[String: Any]] ?? []
+        #expect(cells.first?["id"] as? String == text && cells.first?["html"] as? String == "<span>\(text)</span>")
+        #expect(cells.last?["html"] == nil && (cells.last?["frame"] as? [String: Double])?["w"] == 316.67)
+        #expect((decoded["updated"] as? [[String: Any]])?.first?["html"] as? String == text)
+        #expect((decoded["inserted"] as? [[String: Any]])?.first?["index"] as? Int == 4)
+        #expect(!writer.text.contains("<"), "< is escaped, so an event never closes a script element")
     }
 
     @Test("the filter matches Apple's rule: lowercased name contains the lowercased query, sorted by name")
@@ -110,16 +138,5 @@ struct ChangesetEventTests {
                 .sorted { $0.name < $1.name }.map(\.id)
             #expect(catalog.filtered(by: query).map(\.id) == expected, "query \(query)")
         }
-    }
-
-    @Test("the snapshot event lists every cell with its HTML")
-    func snapshotEvent() async throws {
-        let app = try await makeApp()
-        let visitor = Visitor(app)
-        await visitor.send(.get, "/demos/numbers")
-        let event = try #require(visitor.list("numbers")?.snapshotEvent())
-        let cells = payload(event)["cells"] as? [[String: Any]] ?? []
-        #expect(cells.map { $0["id"] as? String } == ["header:numbers", "n1", "n2", "n3", "n4", "n5"])
-        #expect(payload(event)["status"] as? String == "5 items")
     }
 }

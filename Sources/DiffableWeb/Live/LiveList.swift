@@ -5,12 +5,21 @@ import Logging
 import MicroHTTP
 import Synchronization
 
-/// One demo's list in one session: its data source, its layout for the session's viewport,
-/// the log of recent events, and the browsers (and scripts) following it.
+/// One demo's list in one session: its data source, the streams following it with their
+/// windows, and the log of recent events.
 ///
-/// Every apply to ``dataSource`` — from a keystroke, a button, a script — arrives in
-/// ``didApply(_:)``, is laid out, turned into one `changeset` event proportional to the change,
-/// logged, and sent to every open stream. This is the one generic path every demo uses.
+/// # One writer
+/// Every change — an action, an API write, a stream that opens, a window that moves — runs
+/// alone through ``writer``, the list's one serialized writer (an async gate: a waiting writer
+/// suspends, it does not park a thread). The data source is the one source of truth for the
+/// snapshot and its version; nothing here keeps a copy. An apply arrives in ``didApply(_:)``,
+/// which builds each stream's event under the state lock and sends after releasing it: the
+/// writer gate keeps events in version order.
+///
+/// # What an event costs
+/// The identifiers of the change (shared by every stream, rendered once), plus, per group of
+/// streams with the same viewport and held cells, the window: the cells of one screen and the
+/// overscan, laid out by ``ListLayout`` without walking the list. See docs/protocol.md.
 final class LiveList: Sendable {
     let descriptor: DemoDescriptor
     let demo: any Demo
@@ -18,78 +27,97 @@ final class LiveList: Sendable {
     let renderer: Renderer
     /// Tags this list's event ids, so that a client of another list's run resyncs.
     let epoch = ListEpoch.random()
+    /// The one serialized writer (see the type's documentation).
+    let writer = AsyncGate()
+
+    /// A stream and what its client holds.
+    private struct Follower: Sendable {
+        let stream: EventStream
+        let id: String
+        var window: StreamWindow
+        var held: [String: WireFrame] = [:]
+        var signature = 0
+        /// The newest version the client has; older events are not sent to it.
+        var version: Int
+    }
+
+    /// Streams that share a viewport and held cells get the same bytes.
+    private struct GroupKey: Hashable {
+        var window: StreamWindow
+        var signature: Int
+    }
 
     private struct State: Sendable {
-        var snapshot = Snapshot<String, String>()
-        var version = 0
-        var container: LayoutContainer
-        var placement = Placement()
-        var layoutSequence = 0
-        /// Rendered inner HTML by cell id, so reconnects and pages do not re-render.
-        var html: [String: String] = [:]
         var log: EventLog
-        var streams: [ObjectIdentifier: EventStream] = [:]
+        var followers: [ObjectIdentifier: Follower] = [:]
+        var byStreamID: [String: ObjectIdentifier] = [:]
+        /// The viewport of pages and of streams that name none (the last one reported).
+        var container: LayoutContainer
+        /// The newest `seq` applied per client, so a late keystroke never overwrites a newer one.
+        var newestSeq: [String: Int] = [:]
+        /// Layouts of the current version, by viewport.
+        var layouts: [LayoutContainer: ListLayout] = [:]
+        var layoutsVersion = -1
+        /// Window events since the current version (the `.n` of their ids).
+        var windowSequence = 0
+        /// The HTML each header or footer had at the last apply (to send only real changes).
+        var supplementaryHTML: [String: String] = [:]
+        /// `GET …/snapshot`'s body for one version: repeated reads cost a copy.
+        var snapshotBody: (version: Int, json: String)?
     }
 
     private let state: Mutex<State>
-    /// The newest `seq` applied per client, so a late keystroke never overwrites a newer one.
-    private let actionGate = Mutex<[String: Int]>([:])
-    /// Writers (actions, API writes) queue here, suspended rather than blocking a thread.
-    let writers = AsyncGate()
-
-    /// Runs a write alone among this list's writers.
-    func exclusive<T: Sendable>(_ body: @Sendable () throws -> T) async throws -> T {
-        try await writers.run(body)
-    }
 
     init(descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int) {
         self.descriptor = descriptor
         self.demo = descriptor.make()
         self.renderer = renderer
-        self.state = Mutex(State(container: container, log: EventLog(capacity: logCapacity)))
+        self.state = Mutex(State(log: EventLog(capacity: logCapacity), container: container))
         dataSource.addObserver { [weak self] update in self?.didApply(update) }
         dataSource.apply(demo.initialSnapshot(), animatingDifferences: false)
+        // Nobody can have missed the first apply (a first stream gets a snapshot): the log keeps
+        // only its version, as the point replays start from.
+        let first = dataSource.version
+        state.withLock { state in
+            state.log = EventLog(capacity: logCapacity)
+            state.log.append(LoggedEvent(id: EventID(version: first), name: "origin", data: "{}"))
+        }
     }
 
     // MARK: Reading
 
-    var version: Int { state.withLock { $0.version } }
+    var version: Int { dataSource.version }
     /// The logged events, oldest first (what a reconnecting client can replay).
     var recentEvents: [LoggedEvent] { state.withLock { $0.log.events } }
-    var openStreamCount: Int { state.withLock { $0.streams.count } }
+    var openStreamCount: Int { state.withLock { $0.followers.count } }
     var container: LayoutContainer { state.withLock { $0.container } }
 
-    /// The snapshot the stream last described, and its version, read together.
-    func currentSnapshot() -> (version: Int, snapshot: Snapshot<String, String>) {
-        state.withLock { ($0.version, $0.snapshot) }
+    /// The snapshot and its version, read together.
+    func currentSnapshot() -> (version: Int, snapshot: Snapshot<String, String>) { dataSource.versionedSnapshot() }
+
+    /// The windows of the open streams (for tests and the session's description).
+    var streamWindows: [String: StreamWindow] {
+        state.withLock { state in Dictionary(uniqueKeysWithValues: state.followers.values.map { ($0.id, $0.window) }) }
     }
 
-    /// The `snapshot` event for the current state.
-    func snapshotEvent() -> LoggedEvent {
-        state.withLock { state in
-            let event = SnapshotEvent(
-                version: state.version, contentSize: WireSize(state.placement.contentSize),
-                status: demo.status(of: state.snapshot),
-                cells: state.placement.cells.map { wireCell($0, in: &state) })
-            return LoggedEvent(id: currentID(state), name: "snapshot", data: event.json)
-        }
+    /// The current snapshot laid out for `container` (cached per version and viewport).
+    func layout(for container: LayoutContainer) -> ListLayout {
+        let (version, snapshot) = dataSource.versionedSnapshot()
+        return state.withLock { layout(version: version, snapshot: snapshot, container: container, in: &$0) }
     }
 
-    /// Cells intersecting `rect`, with their HTML, in document order (for server-rendered pages).
-    func cells(intersecting rect: LayoutRect, limit: Int) -> (cells: [WireCell], contentSize: LayoutPixelSize, status: String) {
-        state.withLock { state in
-            var cells: [WireCell] = []
-            for cell in state.placement.cells where cells.count < limit && cell.frame.intersects(rect) {
-                cells.append(wireCell(cell, in: &state))
-            }
-            return (cells, state.placement.contentSize, demo.status(of: state.snapshot))
-        }
+    /// Cells meeting `rect` with their HTML, in document order (for server-rendered pages).
+    func cells(intersecting rect: LayoutRect, container: LayoutContainer? = nil, limit: Int)
+        -> (cells: [WireCell], contentSize: LayoutPixelSize, status: String) {
+        let layout = layout(for: container ?? self.container)
+        let cells = layout.cells(in: rect).prefix(limit).map { wireCell($0, in: layout.snapshot) }
+        return (cells, layout.contentSize, demo.status(of: layout.snapshot))
     }
 
     /// Every item's text values in order (for the no-JavaScript fallback list), of the list's
     /// snapshot or of a page preview's.
     func itemValues(of snapshot: Snapshot<String, String>? = nil, limit: Int) -> [[String: String]] {
-        let items = (snapshot ?? state.withLock { $0.snapshot }).itemIdentifiers
+        let items = (snapshot ?? dataSource.snapshot()).itemIdentifiers
         return items.prefix(limit).compactMap { demo.cell(for: $0)?.values }
     }
 
@@ -97,200 +125,359 @@ final class LiveList: Sendable {
     /// list's viewport: nothing of the list is touched.
     func previewCells(of snapshot: Snapshot<String, String>, intersecting rect: LayoutRect, limit: Int)
         -> (cells: [WireCell], contentSize: LayoutPixelSize) {
-        let placement = Placement(snapshot: snapshot, layout: demo.layout(), container: container)
-        var cells: [WireCell] = []
-        for cell in placement.cells where cells.count < limit && cell.frame.intersects(rect) {
-            let content = cell.kind == "item" ? demo.cell(for: cell.id) : demo.supplementary(kind: cell.kind, section: cell.section, in: snapshot)
-            cells.append(WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index,
-                                  frame: WireFrame(cell.frame), html: content.map(renderer.cell) ?? ""))
+        let layout = ListLayout(snapshot: snapshot, layout: demo.layout(), container: container)
+        return (layout.cells(in: rect).prefix(limit).map { wireCell($0, in: snapshot) }, layout.contentSize)
+    }
+
+    /// `GET …/snapshot`'s body, built once per version by `build`.
+    func snapshotJSON(_ build: (Int, Snapshot<String, String>) -> String) -> String {
+        let (version, snapshot) = dataSource.versionedSnapshot()
+        if let cached = state.withLock({ $0.snapshotBody }), cached.version == version { return cached.json }
+        let json = build(version, snapshot)
+        state.withLock { state in
+            if dataSource.version == version { state.snapshotBody = (version, json) }
         }
-        return (cells, placement.contentSize)
+        return json
+    }
+
+    // MARK: Writing (each through the one writer)
+
+    /// Runs a write alone among this list's writers.
+    func exclusive<T: Sendable>(_ body: @Sendable () throws -> T) async throws -> T {
+        try await writer.run(body)
+    }
+
+    /// Runs a demo action. A `seq` not newer than the newest one applied for the same
+    /// `client` is ignored (the last keystroke wins).
+    /// - Returns: the version after the action.
+    func perform(_ action: String, parameters: ActionParameters, client: String, seq: Int?) async throws -> Int {
+        try await writer.run {
+            if let seq {
+                let stale = self.state.withLock { state -> Bool in
+                    if let last = state.newestSeq[client], seq <= last { return true }
+                    if state.newestSeq.count > 64, state.newestSeq[client] == nil { state.newestSeq.removeAll() }  // bounded
+                    state.newestSeq[client] = seq
+                    return false
+                }
+                if stale { return self.dataSource.version }
+            }
+            try self.demo.perform(action, parameters: parameters, on: self.dataSource)
+            return self.dataSource.version
+        }
+    }
+
+    /// Sets the viewport of pages and of streams that report none.
+    func setViewport(_ container: LayoutContainer) {
+        state.withLock { $0.container = container }
+    }
+
+    /// Moves stream `streamID`'s window and sends it a `window` event with what entered and
+    /// left. - Returns: `false` when there is no such stream.
+    @discardableResult
+    func moveWindow(streamID: String, to window: StreamWindow) async -> Bool {
+        (try? await writer.run { self.sendWindow(streamID: streamID, window: window) }) ?? false
     }
 
     // MARK: Following
 
-    /// Starts a stream: replays what the client missed since `lastEventID`, or sends a
-    /// fresh `snapshot`; then every later event.
-    func attach(_ stream: EventStream, lastEventID: String?) {
+    /// Starts a stream with its viewport: replays what the client missed since `lastEventID`
+    /// (identifiers only) and then its window afresh, or sends a `snapshot`; then every later
+    /// event. The first event is sent by the writer, in order with every other.
+    func attach(_ stream: EventStream, window: StreamWindow?, lastEventID: String?) {
         stream.onClose { [weak self, weak stream] _ in
             guard let self, let stream else { return }
-            self.state.withLock { _ = $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
-        }
-        let snapshot = snapshotEvent()
-        state.withLock { state in
-            if let lastEventID, let id = epoch.parse(lastEventID), let missed = id == currentID(state) ? [] : state.log.events(after: id) {
-                for event in missed { _ = stream.send(event: event.name, id: epoch.wire(event.id), data: event.data) }
-            } else if snapshot.id == currentID(state) {
-                _ = stream.send(event: snapshot.name, id: epoch.wire(snapshot.id), data: snapshot.data)
-            } else {
-                // An apply slipped in between: build the snapshot again under the lock.
-                let fresh = SnapshotEvent(version: state.version, contentSize: WireSize(state.placement.contentSize),
-                                          status: demo.status(of: state.snapshot),
-                                          cells: state.placement.cells.map { wireCell($0, in: &state) })
-                _ = stream.send(event: "snapshot", id: epoch.wire(currentID(state)), data: fresh.json)
+            self.state.withLock { state in
+                if let follower = state.followers.removeValue(forKey: ObjectIdentifier(stream)) {
+                    state.byStreamID[follower.id] = nil
+                }
             }
-            if stream.isOpen { state.streams[ObjectIdentifier(stream)] = stream }
+        }
+        Task {
+            try? await writer.run { self.open(stream, window: window, lastEventID: lastEventID) }
         }
     }
 
     /// Closes every stream (their clients reconnect and resync).
     func closeStreams() {
         let streams = state.withLock { state in
-            defer { state.streams.removeAll() }
-            return Array(state.streams.values)
+            defer { state.followers.removeAll(); state.byStreamID.removeAll() }
+            return state.followers.values.map(\.stream)
         }
         for stream in streams { stream.close() }
     }
 
     /// Sends a comment to every stream, so proxies keep idle connections open.
     func heartbeat() {
-        let streams = state.withLock { Array($0.streams.values) }
+        let streams = state.withLock { $0.followers.values.map(\.stream) }
         for stream in streams { _ = stream.heartbeat() }
     }
 
-    // MARK: Acting
+    // MARK: The generic path: apply → changeset → one event per window
 
-    /// Runs a demo action. A `seq` not newer than the newest one applied for the same
-    /// `client` is ignored (the last keystroke wins).
-    /// - Returns: the version after the action.
-    func perform(_ action: String, parameters: ActionParameters, client: String, seq: Int?) throws(ActionError) -> Int {
-        try actionGate.withLock { newest throws(ActionError) -> Int in
-            if let seq {
-                if let last = newest[client], seq <= last { return version }
-                if newest.count > 64, newest[client] == nil { newest.removeAll() }  // bounded
-                newest[client] = seq
+    private typealias Send = (stream: EventStream, name: String, id: String, data: String)
+
+    private func open(_ stream: EventStream, window requested: StreamWindow?, lastEventID: String?) {
+        let (version, snapshot) = dataSource.versionedSnapshot()
+        let sends = state.withLock { state -> [Send] in
+            guard stream.isOpen else { return [] }
+            let window = requested ?? StreamWindow(container: state.container, top: 0)
+            var follower = Follower(stream: stream, id: Self.randomStreamID(), window: window, version: version)
+            let layout = layout(version: version, snapshot: snapshot, container: window.container, in: &state)
+            var sends: [Send] = []
+            if let lastEventID, let id = epoch.parse(lastEventID), let missed = missedEvents(after: id, version: version, state: state) {
+                for event in missed { sends.append((stream, event.name, epoch.wire(event.id), event.data)) }
+                state.windowSequence += 1
+                let update = WindowUpdate(layout: layout, rect: window.rect, held: [:]) { wireCell($0, in: snapshot).html }
+                let eventID = EventID(version: version, layout: state.windowSequence)
+                sends.append((stream, "window", epoch.wire(eventID),
+                              windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: true)))
+                follower.held = update.held
+            } else {
+                let cells = layout.cells(in: window.rect)
+                for cell in cells { follower.held[cell.id] = WireFrame(cell.frame) }
+                let json = snapshotEventJSON(version: version, streamID: follower.id, snapshot: snapshot, layout: layout,
+                                             cells: cells.map { wireCell($0, in: snapshot) })
+                sends.append((stream, "snapshot", epoch.wire(currentID(version, state)), json))
             }
-            try demo.perform(action, parameters: parameters, on: dataSource)
-            return version
+            follower.signature = WindowUpdate.signature(of: follower.held)
+            state.followers[ObjectIdentifier(stream)] = follower
+            state.byStreamID[follower.id] = ObjectIdentifier(stream)
+            return sends
         }
+        deliver(sends)
     }
 
-    /// Sets the viewport and streams a `layout` event with the frames that changed.
-    func setViewport(_ container: LayoutContainer) {
-        state.withLock { state in
-            guard state.container != container else { return }
-            state.container = container
-            let placement = Placement(snapshot: state.snapshot, layout: demo.layout(), container: container)
-            let (deleted, inserted, moved) = difference(from: state.placement, to: placement, oldPath: { $0 },
-                                                        state: &state)
-            state.placement = placement
-            guard !deleted.isEmpty || !inserted.isEmpty || !moved.isEmpty else { return }
-            state.layoutSequence += 1
-            let event = LayoutEvent(version: state.version, contentSize: WireSize(placement.contentSize),
-                                    deleted: deleted, inserted: inserted, moved: moved)
-            publish(LoggedEvent(id: currentID(state), name: "layout", data: event.json), in: &state)
-        }
+    /// The logged events after `id`, or `nil` when the client must start from a snapshot.
+    private func missedEvents(after id: EventID, version: Int, state: State) -> [LoggedEvent]? {
+        if id.version == version { return [] }
+        guard let missed = state.log.events(after: EventID(version: id.version)) else { return nil }
+        // A reloadData cannot be replayed as identifiers: start again.
+        return missed.contains { $0.name != "changeset" } ? nil : missed
     }
 
-    // MARK: The generic path: apply → changeset → layout → event
+    private func sendWindow(streamID: String, window: StreamWindow) -> Bool {
+        let (version, snapshot) = dataSource.versionedSnapshot()
+        let result = state.withLock { state -> (found: Bool, sends: [Send]) in
+            guard let key = state.byStreamID[streamID], var follower = state.followers[key] else { return (false, []) }
+            guard follower.window != window else { return (true, []) }
+            follower.window = window
+            let layout = layout(version: version, snapshot: snapshot, container: window.container, in: &state)
+            let update = WindowUpdate(layout: layout, rect: window.rect, held: follower.held) { wireCell($0, in: snapshot).html }
+            follower.held = update.held
+            follower.signature = WindowUpdate.signature(of: update.held)
+            state.followers[key] = follower
+            guard !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty else { return (true, []) }
+            state.windowSequence += 1
+            let json = windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: false)
+            return (true, [(follower.stream, "window", epoch.wire(EventID(version: version, layout: state.windowSequence)), json)])
+        }
+        deliver(result.sends)
+        return result.found
+    }
 
     private func didApply(_ update: DataSourceUpdate<String, String>) {
-        state.withLock { state in
-            let placement = Placement(snapshot: update.snapshot, layout: demo.layout(), container: state.container)
-            let previous = state.placement
-            state.snapshot = update.snapshot
-            state.version = update.version
-            state.layoutSequence = 0
+        let sends = state.withLock { state -> [Send] in
+            state.snapshotBody = nil
+            state.windowSequence = 0
+            let snapshot = update.snapshot
+            let status = demo.status(of: snapshot)
+            let eventID = EventID(version: update.version)
+
             if update.kind == .reloadData {
-                state.html.removeAll(keepingCapacity: true)
-                state.placement = placement
-                let event = SnapshotEvent(version: update.version, contentSize: WireSize(placement.contentSize),
-                                          status: demo.status(of: update.snapshot),
-                                          cells: placement.cells.map { wireCell($0, in: &state) })
-                publish(LoggedEvent(id: currentID(state), name: "snapshot", data: event.json), in: &state)
-                return
+                // Nothing to animate and nothing to replay: every stream starts again.
+                state.log.append(LoggedEvent(id: eventID, name: "snapshot", data: "{}"))
+                var sends: [Send] = []
+                for (key, var follower) in state.followers {
+                    let layout = layout(version: update.version, snapshot: snapshot, container: follower.window.container, in: &state)
+                    let cells = layout.cells(in: follower.window.rect)
+                    follower.held = Dictionary(uniqueKeysWithValues: cells.map { ($0.id, WireFrame($0.frame)) })
+                    follower.signature = WindowUpdate.signature(of: follower.held)
+                    follower.version = update.version
+                    state.followers[key] = follower
+                    let json = snapshotEventJSON(version: update.version, streamID: follower.id, snapshot: snapshot, layout: layout,
+                                                 cells: cells.map { wireCell($0, in: snapshot) })
+                    sends.append((follower.stream, "snapshot", epoch.wire(eventID), json))
+                }
+                return sends
             }
+
             let changes = update.changeset
-            for deletion in changes.itemDeletions { state.html[deletion.id] = nil }
-            var updated: [WireUpdate] = []
-            for (list, reload) in [(changes.itemReconfigures, false), (changes.itemReloads, true)] {
-                for change in list {
-                    guard let content = demo.cell(for: change.id) else { continue }
-                    let html = renderer.cell(content)
-                    state.html[change.id] = html
-                    updated.append(WireUpdate(id: change.id, html: html, reload: reload))
+            let shared = sharedJSON(update, status: status)
+            state.log.append(LoggedEvent(id: eventID, name: "changeset", data: shared + "}"))
+            guard !state.followers.isEmpty else { return [] }
+
+            // Contents that changed: reconfigured or reloaded items (and items of reloaded
+            // sections), and headers or footers whose HTML is not what it was.
+            var contentChange: [String: Bool] = [:]
+            for change in changes.itemReconfigures { contentChange[change.id] = false }
+            for change in changes.itemReloads { contentChange[change.id] = true }
+            let reloadedSections = Set(changes.sectionReloads.map(\.id))
+            let deleted = Set(changes.itemDeletions.map(\.id))
+            var rendered: [GroupKey: (tail: String, held: [String: WireFrame], signature: Int)] = [:]
+            var sends: [Send] = []
+            var supplementariesChecked = false
+            for (key, var follower) in state.followers where follower.version < update.version {
+                let layout = layout(version: update.version, snapshot: snapshot, container: follower.window.container, in: &state)
+                if !supplementariesChecked {
+                    supplementariesChecked = true
+                    for cell in layout.supplementaryCells {
+                        let html = wireCell(cell, in: snapshot).html
+                        if let previous = state.supplementaryHTML[cell.id], previous != html { contentChange[cell.id] = false }
+                        state.supplementaryHTML[cell.id] = html
+                    }
                 }
-            }
-            state.placement = placement
-            let oldPaths = SurvivorPaths(changes, old: update.previousSnapshot, new: update.snapshot)
-            var (deleted, inserted, moved) = difference(from: previous, to: placement, oldPath: oldPaths.oldPath,
-                                                        state: &state)
-            // Supplementaries whose content changed (a header showing a count) are updated in place.
-            for (id, position) in placement.supplementaryCell where previous.supplementaryCell[id] != nil {
-                let cell = placement.cells[position]
-                guard let content = demo.supplementary(kind: cell.kind, section: cell.section, in: update.snapshot) else { continue }
-                let html = renderer.cell(content)
-                if state.html[id] != html {
-                    state.html[id] = html
-                    updated.append(WireUpdate(id: id, html: html, reload: false))
+                let group = GroupKey(window: follower.window, signature: follower.signature)
+                let result: (tail: String, held: [String: WireFrame], signature: Int)
+                if let done = rendered[group] {
+                    result = done
+                } else {
+                    let window = WindowUpdate(
+                        layout: layout, rect: follower.window.rect, held: follower.held,
+                        isDeleted: { deleted.contains($0) },
+                        contentChange: { id in
+                            if let change = contentChange[id] { return change }
+                            if !reloadedSections.isEmpty, let section = snapshot.sectionIdentifier(containingItem: id),
+                               reloadedSections.contains(section) { return true }
+                            return nil
+                        },
+                        html: { wireCell($0, in: snapshot).html })
+                    result = (windowTail(layout: layout, update: window), window.held, WindowUpdate.signature(of: window.held))
+                    rendered[group] = result
                 }
+                follower.held = result.held
+                follower.signature = result.signature
+                follower.version = update.version
+                state.followers[key] = follower
+                sends.append((follower.stream, "changeset", epoch.wire(eventID), shared + result.tail))
             }
-            deleted.insert(contentsOf: changes.itemDeletions.map(\.id), at: 0)
-            inserted.insert(contentsOf: changes.itemInsertions.compactMap { insertion in
-                placement.itemCell(at: insertion.indexPath).map { wireCell($0, in: &state) }
-            }, at: 0)
-            let event = ChangesetEvent(
-                version: update.version, animated: update.animatingDifferences, contentSize: WireSize(placement.contentSize),
-                status: demo.status(of: update.snapshot), deleted: deleted, inserted: inserted, moved: moved, updated: updated)
-            publish(LoggedEvent(id: currentID(state), name: "changeset", data: event.json), in: &state)
+            return sends
         }
+        deliver(sends)
     }
 
-    /// What changed between two placements: headers and footers that appeared or went, and
-    /// the frames of surviving cells that moved. `oldPath` maps a surviving item's new index
-    /// path to its old one (see ``SurvivorPaths``), and is `nil` exactly for the items the
-    /// changeset inserted, which the caller sends whole: no lookups by identifier.
-    private func difference(from old: Placement, to new: Placement, oldPath: (IndexPath) -> IndexPath?,
-                            state: inout State)
-        -> (deleted: [String], inserted: [WireCell], moved: [WireMove]) {
-        var deleted: [String] = [], inserted: [WireCell] = [], moved: [WireMove] = []
-        for (id, _) in old.supplementaryCell where new.supplementaryCell[id] == nil {
-            deleted.append(id)
-            state.html[id] = nil
-        }
-        for cell in new.cells {
-            let before: LayoutRect?
-            if let index = cell.index {  // an item
-                guard let oldPath = oldPath(IndexPath(item: index, section: cell.sectionIndex)),
-                      let previous = old.itemFrame(at: oldPath) else {
-                    continue  // inserted by the changeset: sent whole by the caller
-                }
-                before = previous
-            } else {
-                before = old.supplementaryCell[cell.id].map { old.cells[$0].frame }
-            }
-            if let before {
-                let frame = WireFrame(cell.frame)
-                if WireFrame(before) != frame { moved.append(WireMove(id: cell.id, frame: frame)) }
-            } else {
-                // A header or footer that appeared.
-                inserted.append(wireCell(cell, in: &state))
-            }
-        }
-        return (deleted, inserted, moved)
-    }
-
-    /// A cell with its frame and (cached) HTML.
-    private func wireCell(_ cell: Placement.Cell, in state: inout State) -> WireCell {
-        let html: String
-        if let cached = state.html[cell.id] {
-            html = cached
-        } else {
-            let content = cell.kind == "item" ? demo.cell(for: cell.id) : demo.supplementary(kind: cell.kind, section: cell.section, in: state.snapshot)
-            html = content.map(renderer.cell) ?? ""
-            state.html[cell.id] = html
-        }
-        return WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index, frame: WireFrame(cell.frame), html: html)
-    }
-
-    private func currentID(_ state: State) -> EventID { EventID(version: state.version, layout: state.layoutSequence) }
-
-    private func publish(_ event: LoggedEvent, in state: inout State) {
-        state.log.append(event)
+    /// Sends outside the state lock (the writer keeps the order); drops streams that closed.
+    private func deliver(_ sends: [Send]) {
         var gone: [ObjectIdentifier] = []
-        for (key, stream) in state.streams where !stream.send(event: event.name, id: epoch.wire(event.id), data: event.data) {
-            gone.append(key)
+        for send in sends where !send.stream.send(event: send.name, id: send.id, data: send.data) {
+            gone.append(ObjectIdentifier(send.stream))
         }
-        for key in gone { state.streams[key] = nil }
+        guard !gone.isEmpty else { return }
+        state.withLock { state in
+            for key in gone {
+                if let follower = state.followers.removeValue(forKey: key) { state.byStreamID[follower.id] = nil }
+            }
+        }
+    }
+
+    // MARK: Building
+
+    private func layout(version: Int, snapshot: Snapshot<String, String>, container: LayoutContainer, in state: inout State) -> ListLayout {
+        if state.layoutsVersion != version {
+            state.layouts.removeAll(keepingCapacity: true)
+            state.layoutsVersion = version
+        }
+        if let cached = state.layouts[container] { return cached }
+        let layout = ListLayout(snapshot: snapshot, layout: demo.layout(), container: container)
+        if state.layouts.count >= 8 { state.layouts.removeAll(keepingCapacity: true) }
+        state.layouts[container] = layout
+        return layout
+    }
+
+    /// A cell with its frame and HTML (rendered once per content, shared by every session).
+    private func wireCell(_ cell: Placement.Cell, in snapshot: Snapshot<String, String>) -> WireCell {
+        let content = cell.kind == "item" ? demo.cell(for: cell.id) : demo.supplementary(kind: cell.kind, section: cell.section, in: snapshot)
+        return WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index, frame: WireFrame(cell.frame),
+                        html: content.map(renderer.cell) ?? "")
+    }
+
+    private func currentID(_ version: Int, _ state: State) -> EventID { EventID(version: version, layout: state.windowSequence) }
+
+    /// The identifiers of a change: what every stream shares, without the closing brace.
+    private func sharedJSON(_ update: DataSourceUpdate<String, String>, status: String) -> String {
+        let changes = update.changeset
+        let new = update.snapshot
+        let allSections = new.sectionIdentifiers  // a few: sections are bounded
+        let sectionsChanged = !(changes.sectionInsertions.isEmpty && changes.sectionDeletions.isEmpty && changes.sectionMoves.isEmpty)
+        let sectionName: (Int) -> String = { index in index >= 0 && index < allSections.count ? allSections[index] : "" }
+        var writer = JSONWriter(capacity: 160 + (changes.itemDeletions.count + changes.itemInsertions.count + changes.itemMoves.count) * 24)
+        writer.raw("{\"version\":"); writer.int(update.version)
+        writer.raw(",\"animated\":"); writer.bool(update.animatingDifferences)
+        writer.raw(",\"status\":"); writer.string(status)
+        writer.raw(",\"deleted\":"); writer.array(changes.itemDeletions) { $0.string($1.id) }
+        writer.raw(",\"inserted\":")
+        writer.positions(changes.itemInsertions.map { ($0.id, sectionName($0.indexPath.section), $0.indexPath.item) })
+        writer.raw(",\"moved\":")
+        writer.positions(changes.itemMoves.map { ($0.id, sectionName($0.to.section), $0.to.item) })
+        if sectionsChanged {
+            writer.raw(",\"sections\":"); writer.array(allSections) { $0.string($1) }
+        }
+        return writer.text
+    }
+
+    /// A stream's part of a changeset, closing the object.
+    private func windowTail(layout: ListLayout, update: WindowUpdate) -> String {
+        var writer = JSONWriter(capacity: 64 + update.cells.count * 160)
+        writer.raw(",\"contentSize\":"); writer.size(WireSize(layout.contentSize))
+        writer.raw(",\"cells\":"); writer.windowCells(update.cells)
+        writer.raw(",\"left\":"); writer.left(update)
+        writer.raw(",\"updated\":"); writer.updates(update.updated)
+        writer.raw("}")
+        return writer.text
+    }
+
+    private func windowJSON(version: Int, streamID: String, window: StreamWindow, layout: ListLayout, update: WindowUpdate, reset: Bool) -> String {
+        var writer = JSONWriter(capacity: 96 + update.cells.count * 160)
+        writer.raw("{\"version\":"); writer.int(version)
+        writer.raw(",\"stream\":"); writer.string(streamID)
+        writer.raw(",\"contentSize\":"); writer.size(WireSize(layout.contentSize))
+        writer.raw(",\"top\":"); writer.number(window.top)
+        writer.raw(",\"reset\":"); writer.bool(reset)
+        writer.raw(",\"cells\":"); writer.windowCells(update.cells)
+        writer.raw(",\"left\":"); writer.left(update)
+        writer.raw("}")
+        return writer.text
+    }
+
+    private func snapshotEventJSON(version: Int, streamID: String, snapshot: Snapshot<String, String>, layout: ListLayout, cells: [WireCell]) -> String {
+        var writer = JSONWriter(capacity: 128 + snapshot.numberOfItems * 12 + cells.count * 160)
+        writer.raw("{\"version\":"); writer.int(version)
+        writer.raw(",\"stream\":"); writer.string(streamID)
+        writer.raw(",\"contentSize\":"); writer.size(WireSize(layout.contentSize))
+        writer.raw(",\"status\":"); writer.string(demo.status(of: snapshot))
+        writer.raw(",\"sections\":")
+        writer.array(layout.sectionIDs) { w, section in
+            w.raw("{\"id\":"); w.string(section)
+            w.raw(",\"items\":"); w.array((try? snapshot.itemIdentifiers(inSection: section)) ?? []) { $0.string($1) }
+            w.raw("}")
+        }
+        writer.raw(",\"cells\":"); writer.array(cells) { $0.cell($1) }
+        writer.raw("}")
+        return writer.text
+    }
+
+    /// 64 random bits as 16 hex digits.
+    private static func randomStreamID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = String(generator.next() as UInt64, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+extension JSONWriter {
+    /// `left`: held cells that left the window (with their new frame), then those gone (id only).
+    mutating func left(_ update: WindowUpdate) {
+        raw("[")
+        var first = true
+        for move in update.left {
+            if !first { raw(",") }
+            first = false
+            raw("{\"id\":"); string(move.id); raw(",\"frame\":"); frame(move.frame); raw("}")
+        }
+        for id in update.dropped {
+            if !first { raw(",") }
+            first = false
+            raw("{\"id\":"); string(id); raw("}")
+        }
+        raw("]")
     }
 }

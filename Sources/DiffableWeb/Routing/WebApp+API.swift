@@ -38,7 +38,7 @@ extension WebApp {
         switch Array(segments.dropFirst(5)) {
         case ["snapshot"]:
             try allow(request, ["GET", "HEAD", "PUT"])
-            return request.method == .put ? try await putSnapshot(request, list) : Response.json(Data(snapshotBody(list).json.utf8))
+            return request.method == .put ? try await putSnapshot(request, list) : Response.json(Data(list.snapshotJSON { snapshotBody(list, $0, $1).json }.utf8))
         case ["operations"]:
             try allow(request, ["POST"])
             return try await applyOperations(request, list)
@@ -60,7 +60,7 @@ extension WebApp {
             let parameters = try ActionParameters(body: request)
             let version: Int
             do {
-                version = try await list.exclusive { try list.perform(tail[1], parameters: parameters, client: "api", seq: nil) }
+                version = try await list.perform(tail[1], parameters: parameters, client: "api", seq: nil)
             } catch let error as ActionError {
                 throw error.httpError
             }
@@ -126,9 +126,9 @@ extension WebApp {
         }
     }
 
-    func snapshotBody(_ list: LiveList) -> SnapshotBody {
-        let (version, snapshot) = list.currentSnapshot()
-        return SnapshotBody(version: version, sections: snapshot.sectionIdentifiers.map { section in
+    /// The body of `GET …/snapshot` (built once per version: ``LiveList/snapshotJSON(_:)``).
+    func snapshotBody(_ list: LiveList, _ version: Int, _ snapshot: Snapshot<String, String>) -> SnapshotBody {
+        SnapshotBody(version: version, sections: snapshot.sectionIdentifiers.map { section in
             let items = (try? snapshot.itemIdentifiers(inSection: section)) ?? []
             return .init(id: section, items: items.map { .init(id: $0, data: list.demo.data(for: $0) ?? [:]) })
         })

@@ -13,22 +13,35 @@ extension WebApp {
 
     /// The live stream of one list (the browser's, and the API's `…/events`).
     func eventStream(_ request: Request, list: LiveList, cookie: SetCookie?) throws -> Response {
-        if let viewport = try requestedViewport(request.query) { list.setViewport(viewport) }
+        let viewport = try requestedViewport(request.query)
+        guard let top = StreamWindow.top(request.query["top"]) else { throw Self.invalidViewport }
+        let window = viewport.map { StreamWindow(container: $0, top: top) }
         // EventSource sends Last-Event-ID itself; a client that re-creates its EventSource
         // passes it in the query instead.
         let lastEventID = request.lastEventID ?? request.query["lastEventId"]
         return Response.eventStream { stream in
-            list.attach(stream, lastEventID: lastEventID)
+            list.attach(stream, window: window, lastEventID: lastEventID)
         }.with(cookie)
     }
 
-    func viewport(_ request: Request, _ descriptor: DemoDescriptor) throws -> Response {
+    /// A stream's viewport moved (`stream`, `width`, `height`, `top`): its window follows, with a
+    /// `window` event. Without `stream`: the size for the session's pages and next streams.
+    func viewport(_ request: Request, _ descriptor: DemoDescriptor) async throws -> Response {
         let parameters = try ActionParameters(body: request)
-        guard let size = viewportSize(width: parameters.string("width"), height: parameters.string("height")) else {
+        guard let size = viewportSize(width: parameters.string("width"), height: parameters.string("height")),
+              let top = StreamWindow.top(parameters.string("top")) else {
             throw Self.invalidViewport
         }
+        let container = LayoutContainer(width: size.width, height: size.height)
         let (session, cookie) = session(for: request)
-        list(session, descriptor).setViewport(LayoutContainer(width: size.width, height: size.height))
+        let list = list(session, descriptor)
+        if let stream = parameters.string("stream") {
+            guard await list.moveWindow(streamID: stream, to: StreamWindow(container: container, top: top)) else {
+                throw HTTPError(.notFound, code: "unknown_stream", message: "This list has no open stream “\(stream.prefix(40))”; reconnect")
+            }
+        } else {
+            list.setViewport(container)
+        }
         return Response(status: .noContent).with(cookie)
     }
 
@@ -48,9 +61,7 @@ extension WebApp {
         let list = list(session, descriptor)
         let version: Int
         do {
-            version = try await list.exclusive {
-                try list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
-            }
+            version = try await list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
         } catch let error as ActionError {
             throw error.httpError
         }

@@ -55,7 +55,7 @@ extension WebApp {
                 return try eventStream(request, descriptor)
             case ["viewport"]:
                 try allow(request, ["POST"])
-                return try viewport(request, descriptor)
+                return try await viewport(request, descriptor)
             case ["actions"]:
                 try allow(request, ["GET", "HEAD"])
                 return .json(descriptor.actions)

@@ -48,32 +48,3 @@ struct WireUpdate: Codable, Equatable, Sendable {
     var html: String
     var reload: Bool
 }
-
-/// `event: snapshot`
-struct SnapshotEvent: Codable, Sendable {
-    var version: Int
-    var contentSize: WireSize
-    var status: String
-    var cells: [WireCell]
-}
-
-/// `event: changeset`
-struct ChangesetEvent: Codable, Sendable {
-    var version: Int
-    var animated: Bool
-    var contentSize: WireSize
-    var status: String
-    var deleted: [String]
-    var inserted: [WireCell]
-    var moved: [WireMove]
-    var updated: [WireUpdate]
-}
-
-/// `event: layout`
-struct LayoutEvent: Codable, Sendable {
-    var version: Int
-    var contentSize: WireSize
-    var deleted: [String]
-    var inserted: [WireCell]
-    var moved: [WireMove]
-}

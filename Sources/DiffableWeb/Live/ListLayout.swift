@@ -1,0 +1,115 @@
+import CompositionalLayout
+import DiffableDataSources
+import Foundation
+
+/// A snapshot laid out for one viewport, asked only for what a window shows.
+///
+/// Unlike ``Placement`` (every cell, for the API's layout route), nothing here walks the list:
+/// the solver's result answers `frames(in:)` in time proportional to what it returns, an item's
+/// frame by identifier is an index lookup plus arithmetic, and cells are named only for the
+/// window. This is what keeps a keystroke on a 100,000-item list at the cost of one screen.
+struct ListLayout: Sendable {
+    let snapshot: Snapshot<String, String>
+    let sectionIDs: [String]
+    let result: LayoutResult
+
+    init(snapshot: Snapshot<String, String>, layout: CompositionalLayout, container: LayoutContainer) {
+        self.snapshot = snapshot
+        sectionIDs = snapshot.sectionIdentifiers
+        let counts = sectionIDs.map { (try? snapshot.numberOfItems(inSection: $0)) ?? 0 }
+        result = layout.solve(itemCounts: counts, container: container)
+    }
+
+    var contentSize: LayoutPixelSize { result.contentSize }
+
+    /// The cells (items, headers and footers) whose frames meet `rect`, in document order: per
+    /// section its headers, its items, its footers.
+    /// - Complexity: O(k log k + log n) for k cells returned.
+    func cells(in rect: LayoutRect) -> [Placement.Cell] {
+        var cells: [Placement.Cell] = []
+        var supplementaries = Set<String>()
+        for element in result.frames(in: rect) {
+            let section = element.indexPath.section
+            guard section >= 0, section < sectionIDs.count else { continue }
+            switch element.category {
+            case .item:
+                let path = IndexPath(item: element.indexPath.item, section: section)
+                guard let id = snapshot.itemIdentifier(at: path) else { continue }
+                cells.append(Placement.Cell(id: id, kind: "item", section: sectionIDs[section], sectionIndex: section,
+                                            index: element.indexPath.item, frame: element.frame))
+            case .supplementary(let kind):
+                let id = Placement.supplementaryID(kind: kind, section: sectionIDs[section])
+                guard supplementaries.insert(id).inserted else { continue }
+                cells.append(Placement.Cell(id: id, kind: kind, section: sectionIDs[section], sectionIndex: section,
+                                            index: nil, frame: element.frame))
+            case .decoration:
+                continue
+            }
+        }
+        cells.sort { a, b in
+            if a.sectionIndex != b.sectionIndex { return a.sectionIndex < b.sectionIndex }
+            let (ra, rb) = (Self.rank(a.kind), Self.rank(b.kind))
+            if ra != rb { return ra < rb }
+            return (a.index ?? 0) < (b.index ?? 0)
+        }
+        return cells
+    }
+
+    /// The cell named `id` (an item, or `header:<section>`/`footer:<section>`), wherever it is.
+    /// - Complexity: O(1) for an item (an index lookup and the solver's arithmetic).
+    func cell(_ id: String) -> Placement.Cell? {
+        if let path = snapshot.indexPath(ofItem: id) {
+            guard let frame = result.itemFrame(at: ItemPath(section: path.section, item: path.item)) else { return nil }
+            return Placement.Cell(id: id, kind: "item", section: sectionIDs[path.section], sectionIndex: path.section,
+                                  index: path.item, frame: frame)
+        }
+        guard let colon = id.firstIndex(of: ":") else { return nil }
+        let kind = String(id[..<colon]), section = String(id[id.index(after: colon)...])
+        guard let sectionIndex = snapshot.indexOfSection(section),
+              let supplementary = result.supplementary(ofKind: kind, at: ItemPath(section: sectionIndex, item: 0)) else { return nil }
+        return Placement.Cell(id: id, kind: kind, section: section, sectionIndex: sectionIndex, index: nil, frame: supplementary.frame)
+    }
+
+    /// Every header and footer of the layout (a handful per section, whatever the item count).
+    var supplementaryCells: [Placement.Cell] {
+        var cells: [Placement.Cell] = []
+        var seen = Set<String>()
+        for supplementary in result.supplementaries {
+            let section = supplementary.indexPath.section
+            guard section >= 0, section < sectionIDs.count else { continue }
+            let id = Placement.supplementaryID(kind: supplementary.kind, section: sectionIDs[section])
+            guard seen.insert(id).inserted else { continue }
+            cells.append(Placement.Cell(id: id, kind: supplementary.kind, section: sectionIDs[section], sectionIndex: section,
+                                        index: nil, frame: supplementary.frame))
+        }
+        return cells
+    }
+
+    private static func rank(_ kind: String) -> Int {
+        switch kind {
+        case "item": 1
+        case "footer": 2
+        default: 0
+        }
+    }
+}
+
+/// What one stream shows: its viewport, and which cells its client holds at which frames.
+struct StreamWindow: Sendable, Hashable {
+    var container: LayoutContainer
+    /// The scroll offset of the viewport's top edge within the list.
+    var top: Double
+
+    /// The viewport plus one screen of overscan above and below.
+    var rect: LayoutRect {
+        LayoutRect(x: 0, y: max(0, top) - container.height, width: container.width, height: container.height * 3)
+    }
+
+    /// A `top` from untrusted text: a finite, non-negative offset (the content is at most a few
+    /// million pixels tall; larger offsets are clamped).
+    static func top(_ text: String?) -> Double? {
+        guard let text else { return 0 }
+        guard let value = Double(text), value.isFinite, value >= 0 else { return nil }
+        return min(value.rounded(), 1e9)
+    }
+}
