@@ -59,6 +59,11 @@ extension LayoutSolver {
         // An empty section keeps its template too (no group to place).
         var repeated: RepeatedGroups? = keepsTemplate && groupCount == 0
             ? repetition(LayoutPoint(x: isOrthogonal ? leadingX : insets.leading, y: contentTop)) : nil
+        if !keepsTemplate {
+            // Grow the stored frames once for the section (geometrically, as appends would).
+            let needed = itemFrames.count + itemCount
+            if needed > itemFrames.capacity { itemFrames.reserveCapacity(max(needed, 2 * itemFrames.capacity)) }
+        }
         var g = 0
         while g < groupCount {
             let measuredGroup = nextMeasured < measuredIndices.count ? measuredIndices[nextMeasured] / leafCount : groupCount
@@ -74,7 +79,8 @@ extension LayoutSolver {
                         step: templateStep, isOrthogonal: isOrthogonal, origin: origin,
                         frames: &itemFrames, low: &groupLow, high: &groupHigh)
                 }
-                for r in 0..<run where !keepsTemplate && !template.supplementaries.isEmpty {
+                // (A kept template computes its item-anchored supplementaries too.)
+                for r in 0..<(keepsTemplate || template.supplementaries.isEmpty ? 0 : run) {
                     let offset = Double(r) * templateStep
                     Self.appendSupplementaries(
                         of: template, section: index, firstItem: firstItemOfRun + r * leafCount, itemCount: itemCount,

@@ -51,9 +51,6 @@ struct LayoutSolver {
     }
 
     mutating func solve(itemCounts: [Int]) -> LayoutResult {
-        if storage == .stamped {
-            itemFrames.reserveCapacity(itemCounts.reduce(0) { $0 + max(0, $1) })
-        }
         sections.reserveCapacity(itemCounts.count)
 
         let configuration = layout.configuration
