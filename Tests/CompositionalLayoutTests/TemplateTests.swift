@@ -95,6 +95,7 @@ struct TemplateTests {
             #expect(result.keepsTemplate(section: s) == !isMeasured)
         }
         #expect(Array(result.items) == Array(reference.items))
+        #expect(Array(result.items) == result.items.indices.map { result.items[$0] })   // iterator and subscript agree
         #expect(result.supplementaries == reference.supplementaries)
         #expect(result.decorations == reference.decorations)
         let measuredItems = scenario.counts.enumerated().filter { s, _ in !result.keepsTemplate(section: s) }.reduce(0) { $0 + $1.1 }

@@ -30,4 +30,30 @@ public struct ItemFrames: RandomAccessCollection, Sendable {
             indexPath: ItemPath(section: section.index, item: item),
             frame: section.itemFrame(item, stored: frames))
     }
+
+    /// Walks the sections in order: O(1) per element.
+    public func makeIterator() -> Iterator {
+        Iterator(frames: frames, sections: sections)
+    }
+
+    /// Iterates the items section by section, without searching for each one's section.
+    public struct Iterator: IteratorProtocol, Sendable {
+        let frames: [LayoutRect]
+        let sections: [SectionLayout]
+        var section = 0
+        var item = 0
+
+        public mutating func next() -> LayoutElement? {
+            while section < sections.count && item >= sections[section].itemCount {
+                section += 1
+                item = 0
+            }
+            guard section < sections.count else { return nil }
+            let owner = sections[section]
+            defer { item += 1 }
+            return LayoutElement(
+                category: .item, indexPath: ItemPath(section: owner.index, item: item),
+                frame: owner.itemFrame(item, stored: frames))
+        }
+    }
 }

@@ -141,8 +141,7 @@ extension LayoutResult {
             switch section.items {
             case .repeated(let groups):
                 let range = groups.groups(from: low, to: high)
-                candidates = min(range.lowerBound * groups.leavesPerGroup, section.itemCount)
-                    ..< min(range.upperBound * groups.leavesPerGroup, section.itemCount)
+                candidates = groups.items(inGroups: range)
             case .stored(let storage):
                 guard let range = storedGroups(storage, from: low, to: high) else { continue }
                 candidates = min(range.lowerBound * storage.leavesPerGroup, section.itemCount)

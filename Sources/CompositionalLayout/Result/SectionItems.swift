@@ -66,6 +66,14 @@ struct RepeatedGroups: Sendable, Equatable {
     @inline(__always)
     func filled(_ g: Int) -> Int { min(leaves.count, itemCount - g * leaves.count) }
 
+    /// The items held by `groups`.
+    func items(inGroups groups: Range<Int>) -> Range<Int> {
+        let start = groups.lowerBound * leaves.count
+        // The last group may be partial (and `groupCount × L` may exceed `Int.max`).
+        let end = groups.upperBound >= groupCount ? itemCount : groups.upperBound * leaves.count
+        return min(start, end)..<end
+    }
+
     /// The frame of item `i` (0 ≤ i < itemCount).
     ///
     /// - Complexity: O(1)

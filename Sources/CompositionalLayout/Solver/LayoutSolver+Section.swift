@@ -21,7 +21,7 @@ extension LayoutSolver {
         let templateSize = templateSolver.layout(section.group, proposed: proposed)
         let template = GroupTemplate(solver: templateSolver, size: templateSize)
         let leafCount = template.leaves.count
-        let groupCount = leafCount > 0 ? (itemCount + leafCount - 1) / leafCount : 0
+        let groupCount = leafCount > 0 ? itemCount / leafCount + (itemCount % leafCount == 0 ? 0 : 1) : 0
         let measured = template.sawEstimated ? measuredBySection[index] : nil
 
         let firstFrame = itemFrames.count
