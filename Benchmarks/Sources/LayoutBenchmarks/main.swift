@@ -1,10 +1,12 @@
-// Release-mode benchmarks of the compositional layout solver (issue 4).
+// Release-mode benchmarks of the compositional layout solver (issues 4 and 10).
 //
-//   swift run -c release --package-path Benchmarks LayoutBenchmarks
+//   swift run -c release --package-path Benchmarks --scratch-path .build-bench LayoutBenchmarks
 //
-// Each case runs `runs` times after a warm-up; the table shows medians. Targets: solving is
-// linear in items at < 30 ns per item; frames(in:) of one screen is under 50 µs.
-import CompositionalLayout
+// Each case runs `runs` times after a warm-up; the tables show medians. Issue 4's targets:
+// solving is linear in items at < 30 ns per item; frames(in:) of one screen is under 50 µs.
+// Issue 10: a section whose groups are all alike keeps its template, so its solve does not grow
+// with its items; "before" is the stamping solver (`solveStamped`), measured in the same run.
+@_spi(Reference) import CompositionalLayout
 
 let runs = 11
 let clock = ContinuousClock()
@@ -135,6 +137,82 @@ do {
     rows.append(Row(name: "frames(in:) one 390×844 screen, 1M-item list (\(found) elements)", items: 1_000_000, medianNs: ns, perItem: false))
 }
 
+// MARK: Issue 10: template sections against stamped frames, in the same run
+
+struct Comparison {
+    var name: String
+    var items: Int
+    var beforeNs: Double
+    var afterNs: Double
+}
+var comparisons: [Comparison] = []
+
+@MainActor func compareSolve(_ name: String, _ layout: CompositionalLayout, items: Int, container: LayoutContainer,
+                             measured: [ItemPath: LayoutPixelSize] = [:]) {
+    let before = median { layout.solveStamped(itemCounts: [items], container: container, measuredSizes: measured).contentSize.height }
+    let after = median { layout.solve(itemCounts: [items], container: container, measuredSizes: measured).contentSize.height }
+    comparisons.append(Comparison(name: name, items: items, beforeNs: before, afterNs: after))
+}
+
+for items in [10_000, 100_000, 1_000_000] {
+    compareSolve("solve: Mountains grid, 2 columns (390×844)", mountains, items: items, container: phone)
+    compareSolve("solve: Mountains grid, 3 columns (1024×768)", mountains, items: items, container: desktop)
+    compareSolve("solve: 44-px list (390×844)", basicList, items: items, container: phone)
+}
+
+// A section with measured rows stores its frames either way.
+do {
+    var measured: [ItemPath: LayoutPixelSize] = [:]
+    for i in stride(from: 0, to: 100_000, by: 100) { measured[ItemPath(section: 0, item: i)] = LayoutPixelSize(width: 350, height: 61) }
+    compareSolve("solve: self-sizing list, 1,000 measured rows (stored)", selfSizingList, items: 100_000, container: phone, measured: measured)
+}
+
+/// One 844-px screen at 1,000 offsets spread over the content: the median time per query.
+@MainActor func perScreen(_ result: LayoutResult, width: Double = 390, _ query: (LayoutResult, LayoutRect) -> Int) -> (ns: Double, found: Int) {
+    let queries = 1_000
+    let height = max(0, result.contentSize.height - 844)
+    var found = 0
+    let ns = median {
+        var count = 0
+        for q in 0..<queries {
+            let y = height * Double((q &* 7919) % queries) / Double(queries)
+            count += query(result, LayoutRect(x: 0, y: y, width: width, height: 844))
+        }
+        found = count / queries
+        return Double(count)
+    } / Double(queries)
+    return (ns, found)
+}
+
+for (name, layout) in [("Mountains grid, 2 columns", mountains), ("44-px list", basicList)] {
+    let before = layout.solveStamped(itemCounts: [1_000_000], container: phone)
+    let after = layout.solve(itemCounts: [1_000_000], container: phone)
+    let (beforeNs, found) = perScreen(before) { $0.frames(in: $1).count }
+    let (afterNs, _) = perScreen(after) { $0.frames(in: $1).count }
+    comparisons.append(Comparison(name: "frames(in:) one 390×844 screen, \(name) (\(found) elements)", items: 1_000_000, beforeNs: beforeNs, afterNs: afterNs))
+    let (rangesBefore, _) = perScreen(before) { $0.itemRanges(in: $1).reduce(0) { $0 + $1.items.count } }
+    let (rangesAfter, _) = perScreen(after) { $0.itemRanges(in: $1).reduce(0) { $0 + $1.items.count } }
+    comparisons.append(Comparison(name: "itemRanges(in:) one 390×844 screen, \(name)", items: 1_000_000, beforeNs: rangesBefore, afterNs: rangesAfter))
+}
+
+// A window as the web layer asks for it: one solve of 100,000 items, then the frames of one
+// screen through itemRanges(in:) and itemFrame(at:).
+do {
+    @MainActor func window(_ solve: () -> LayoutResult) -> Double {
+        median {
+            let result = solve()
+            var sum = 0.0
+            for range in result.itemRanges(in: LayoutRect(x: 0, y: 2_000_000, width: 390, height: 844)) {
+                for item in range.items { sum += result.itemFrame(at: ItemPath(section: range.section, item: item))?.y ?? 0 }
+            }
+            return sum
+        }
+    }
+    let before = window { mountains.solveStamped(itemCounts: [100_000], container: phone) }
+    let after = window { mountains.solve(itemCounts: [100_000], container: phone) }
+    comparisons.append(Comparison(name: "solve + one screen's frames (Mountains, 2 columns)", items: 100_000, beforeNs: before, afterNs: after))
+}
+
 // MARK: Report
 
 print("| case | items | median | ns per item |")
@@ -143,6 +221,15 @@ for row in rows {
     let time = row.medianNs >= 1e6 ? "\(formatted(row.medianNs / 1e6)) ms" : "\(formatted(row.medianNs / 1e3)) µs"
     let perItem = row.perItem ? formatted(row.medianNs / Double(row.items)) : "—"
     print("| \(row.name) | \(row.items) | \(time) | \(perItem) |")
+}
+
+func time(_ ns: Double) -> String {
+    ns >= 1e6 ? "\(formatted(ns / 1e6)) ms" : ns >= 1e3 ? "\(formatted(ns / 1e3)) µs" : "\(formatted(ns)) ns"
+}
+print("\n| case | items | before (stamped) | after (template) | before ÷ after |")
+print("|---|---:|---:|---:|---:|")
+for row in comparisons {
+    print("| \(row.name) | \(row.items) | \(time(row.beforeNs)) | \(time(row.afterNs)) | \(formatted(row.beforeNs / row.afterNs))× |")
 }
 print("\n(\(runs) runs per case, medians; checksum \(Int(checksum) % 1_000_000_007))")
 

@@ -51,9 +51,13 @@ public struct CompositionalLayout: Sendable {
     ///   - measuredSizes: the measured sizes of self-sizing items; each replaces the estimate on
     ///     the axes where the item's dimension is `.estimated` (other axes keep their layout size).
     ///   - measuredSupplementarySizes: the same for headers and footers with estimated dimensions.
-    /// - Complexity: O(n + m log m) for n items and m measured sizes, plus the cost of solving one
-    ///   template per section (proportional to the size of its group description) and one group
-    ///   per measured item. Runs of groups without measured items reuse the template, offset.
+    /// - Complexity: O(s + b + d + m log m) for s sections, b boundary supplementaries, d
+    ///   decorations and m measured sizes, plus the cost of solving one template per section
+    ///   (proportional to the size of its group description) — independent of the number of
+    ///   items wherever a section's groups are all alike: such a section keeps its template and
+    ///   its frames are computed when asked for. A section holding measured items costs O(n) for
+    ///   its n items (runs of groups between measured ones reuse the template, offset) and one
+    ///   group solve per measured item.
     public func solve(
         itemCounts: [Int],
         container: LayoutContainer,
@@ -63,6 +67,28 @@ public struct CompositionalLayout: Sendable {
         var solver = LayoutSolver(
             layout: self, container: container, measuredSizes: measuredSizes,
             measuredSupplementarySizes: measuredSupplementarySizes)
+        return solver.solve(itemCounts: itemCounts)
+    }
+
+    /// The same as ``solve(itemCounts:container:measuredSizes:measuredSupplementarySizes:)``, but
+    /// every section stamps each item's frame into the result (O(n) for n items), as the solver
+    /// did before sections kept their templates. The reference the tests compare template results
+    /// with, and the "before" of the benchmark; not for production use.
+    ///
+    /// ```swift
+    /// @_spi(Reference) import CompositionalLayout
+    /// #expect(layout.solveStamped(itemCounts: [100], container: phone) == layout.solve(itemCounts: [100], container: phone))
+    /// ```
+    @_spi(Reference)
+    public func solveStamped(
+        itemCounts: [Int],
+        container: LayoutContainer,
+        measuredSizes: [ItemPath: LayoutPixelSize] = [:],
+        measuredSupplementarySizes: [SupplementaryPath: LayoutPixelSize] = [:]
+    ) -> LayoutResult {
+        var solver = LayoutSolver(
+            layout: self, container: container, measuredSizes: measuredSizes,
+            measuredSupplementarySizes: measuredSupplementarySizes, storage: .stamped)
         return solver.solve(itemCounts: itemCounts)
     }
 }

@@ -18,19 +18,20 @@ extension LayoutResult {
     /// for element in result.frames(in: viewport) { … }
     /// ```
     /// - Complexity: O(k + log n) for k elements returned and n groups (plus the boundary
-    ///   supplementaries and decorations of the sections the rect crosses).
+    ///   supplementaries and decorations of the sections the rect crosses, and the items of the
+    ///   groups it crosses that lie outside it, e.g. beside a narrow rect).
     public func frames(in rect: LayoutRect, orthogonalOffsets: [Int: Double] = [:]) -> [LayoutElement] {
         var found: [LayoutElement] = []
-        for i in layoutSupplementaryIndices where supplementaries[i].frame.intersects(rect) {
-            found.append(supplementaries[i].element)
+        for i in layoutSupplementaryIndices where storedSupplementaries[i].frame.intersects(rect) {
+            found.append(storedSupplementaries[i].element)
         }
         for s in sectionIndices(intersectingFrom: rect.minY, to: rect.maxY) {
             let section = sections[s]
             for d in section.decorations where decorations[d].frame.intersects(rect) {
                 found.append(decorations[d].element)
             }
-            for b in section.boundarySupplementaries where supplementaries[b].frame.intersects(rect) {
-                found.append(supplementaries[b].element)
+            for b in section.boundarySupplementaries where storedSupplementaries[b].frame.intersects(rect) {
+                found.append(storedSupplementaries[b].element)
             }
             appendItems(of: section, in: rect, orthogonalOffset: orthogonalOffsets[s] ?? 0, to: &found)
         }
@@ -49,38 +50,110 @@ extension LayoutResult {
         return first..<end
     }
 
+    /// The items of `section` whose frames meet `rect` (and, with `supplementaries`, their
+    /// item-anchored supplementaries that do).
     private func appendItems(of section: SectionLayout, in rect: LayoutRect, orthogonalOffset: Double, to found: inout [LayoutElement]) {
-        guard section.groupCount > 0 else { return }
         let query = section.isOrthogonal ? rect.offsetBy(dx: orthogonalOffset, dy: 0) : rect
         let low = section.isOrthogonal ? query.minX : query.minY
         let high = section.isOrthogonal ? query.maxX : query.maxY
-        let groups = section.firstGroup..<(section.firstGroup + section.groupCount)
+        switch section.items {
+        case .repeated(let groups):
+            let range = groups.groups(from: low, to: high)
+            guard !range.isEmpty else { return }
+            let perGroup = groups.leavesPerGroup
+            for g in range {
+                let (ox, oy) = groups.groupOrigin(g)
+                let first = g * perGroup
+                for k in 0..<groups.filled(g) {
+                    let r = groups.leaves[k]
+                    let frame = LayoutRect(x: r.x + ox, y: r.y + oy, width: r.width, height: r.height)
+                    if frame.intersects(query) {
+                        found.append(LayoutElement(category: .item, indexPath: ItemPath(section: section.index, item: first + k), frame: frame))
+                    }
+                }
+            }
+            if !groups.supplementaries.isEmpty {
+                var candidates: [LayoutSupplementary] = []
+                for g in range { groups.appendSupplementaries(ofGroup: g, section: section.index, to: &candidates) }
+                for s in candidates where s.frame.intersects(query) { found.append(s.element) }
+            }
+        case .stored(let storage):
+            guard let local = storedGroups(storage, from: low, to: high) else { return }
+            let itemStart = local.lowerBound * storage.leavesPerGroup
+            let itemEnd = min(local.upperBound * storage.leavesPerGroup, section.itemCount)
+            if itemStart < itemEnd {
+                for item in itemStart..<itemEnd {
+                    let frame = itemFrames[storage.firstFrame + item]
+                    if frame.intersects(query) {
+                        found.append(LayoutElement(category: .item, indexPath: ItemPath(section: section.index, item: item), frame: frame))
+                    }
+                }
+            }
+            let perGroup = storage.supplementariesPerGroup
+            if perGroup > 0 {
+                let start = storage.supplementaryStart + local.lowerBound * perGroup
+                let end = min(storage.supplementaryStart + local.upperBound * perGroup,
+                              storage.supplementaryStart + storage.supplementaryCount)
+                if start < end {
+                    for i in start..<end where storedSupplementaries[i].frame.intersects(query) {
+                        found.append(storedSupplementaries[i].element)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The section-local groups of a stored section whose extent along its scroll axis meets
+    /// `low ..< high`, or `nil` if none does.
+    private func storedGroups(_ storage: StoredItems, from low: Double, to high: Double) -> Range<Int>? {
+        guard storage.groupCount > 0 else { return nil }
+        let groups = storage.firstGroup..<(storage.firstGroup + storage.groupCount)
         let firstGroup = Self.firstIndex(in: groupHigh, groups, above: low)
         let endGroup = Self.firstIndex(in: groupLow, firstGroup..<groups.upperBound, atLeast: high)
-        guard firstGroup < endGroup else { return }
+        guard firstGroup < endGroup else { return nil }
+        return (firstGroup - storage.firstGroup)..<(endGroup - storage.firstGroup)
+    }
 
-        let local = (firstGroup - section.firstGroup)..<(endGroup - section.firstGroup)
-        let itemStart = local.lowerBound * section.leavesPerGroup
-        let itemEnd = min(local.upperBound * section.leavesPerGroup, section.itemCount)
-        if itemStart < itemEnd {
-            for item in itemStart..<itemEnd {
-                let frame = itemFrames[section.firstItem + item]
-                if frame.intersects(query) {
-                    found.append(LayoutElement(category: .item, indexPath: ItemPath(section: section.index, item: item), frame: frame))
-                }
+    /// For each section, the items whose frames meet `rect`, as one index range: from the first
+    /// such item to the last. Sections with none are left out; sections come in order.
+    ///
+    /// This is the cheap form of ``frames(in:orthogonalOffsets:)`` for a window of cells: no
+    /// element is built, and the frames of the items in the ranges come from
+    /// ``itemFrame(at:)`` (O(1) each). Items inside a range may miss the rect when it is narrower
+    /// than the section (the columns beside it); none outside the ranges meets it. Orthogonal
+    /// sections are tested at their scroll offsets, as in ``frames(in:orthogonalOffsets:)``.
+    ///
+    /// ```swift
+    /// for range in result.itemRanges(in: viewport) {
+    ///     for item in range.items { render(ItemPath(section: range.section, item: item)) }
+    /// }
+    /// ```
+    /// - Complexity: O(s log n) for the s sections the rect crosses and n groups, plus the items
+    ///   skipped at the two ends of each range (at most those of the groups the rect crosses).
+    public func itemRanges(in rect: LayoutRect, orthogonalOffsets: [Int: Double] = [:]) -> [SectionItemRange] {
+        var ranges: [SectionItemRange] = []
+        for s in sectionIndices(intersectingFrom: rect.minY, to: rect.maxY) {
+            let section = sections[s]
+            let query = section.isOrthogonal ? rect.offsetBy(dx: orthogonalOffsets[s] ?? 0, dy: 0) : rect
+            let low = section.isOrthogonal ? query.minX : query.minY
+            let high = section.isOrthogonal ? query.maxX : query.maxY
+            let candidates: Range<Int>
+            switch section.items {
+            case .repeated(let groups):
+                let range = groups.groups(from: low, to: high)
+                candidates = groups.items(inGroups: range)
+            case .stored(let storage):
+                guard let range = storedGroups(storage, from: low, to: high) else { continue }
+                candidates = min(range.lowerBound * storage.leavesPerGroup, section.itemCount)
+                    ..< min(range.upperBound * storage.leavesPerGroup, section.itemCount)
             }
+            // Trim the candidates to the first and last items that meet the rect.
+            var first = candidates.lowerBound, end = candidates.upperBound
+            while first < end && !section.itemFrame(first, stored: itemFrames).intersects(query) { first += 1 }
+            while end > first && !section.itemFrame(end - 1, stored: itemFrames).intersects(query) { end -= 1 }
+            if first < end { ranges.append(SectionItemRange(section: s, items: first..<end)) }
         }
-        let perGroup = section.itemSupplementariesPerGroup
-        if perGroup > 0 {
-            let start = section.itemSupplementaryStart + local.lowerBound * perGroup
-            let end = min(section.itemSupplementaryStart + local.upperBound * perGroup,
-                          section.itemSupplementaryStart + section.itemSupplementaryCount)
-            if start < end {
-                for i in start..<end where supplementaries[i].frame.intersects(query) {
-                    found.append(supplementaries[i].element)
-                }
-            }
-        }
+        return ranges
     }
 
     /// The first index in `range` whose (non-decreasing) value is greater than `value`.

@@ -11,20 +11,28 @@ extension LayoutResult {
     ///   supplementaries of one group when looking up an item-anchored one.
     public func supplementary(ofKind kind: String, at path: ItemPath) -> LayoutSupplementary? {
         if path.section == ItemPath.layoutWide.section {
-            return layoutSupplementaryIndices.lazy.map { supplementaries[$0] }.first { $0.kind == kind }
+            return layoutSupplementaryIndices.lazy.map { storedSupplementaries[$0] }.first { $0.kind == kind }
         }
         guard sections.indices.contains(path.section) else { return nil }
         let section = sections[path.section]
-        if path.item == 0, let i = section.boundarySupplementaries.first(where: { supplementaries[$0].kind == kind }) {
-            return supplementaries[i]
+        if path.item == 0, let i = section.boundarySupplementaries.first(where: { storedSupplementaries[$0].kind == kind }) {
+            return storedSupplementaries[i]
         }
-        guard section.itemSupplementariesPerGroup > 0, section.leavesPerGroup > 0,
-              path.item >= 0, path.item < section.itemCount else { return nil }
-        let group = path.item / section.leavesPerGroup
-        let start = section.itemSupplementaryStart + group * section.itemSupplementariesPerGroup
-        let end = min(start + section.itemSupplementariesPerGroup, section.itemSupplementaryStart + section.itemSupplementaryCount)
-        guard start < end else { return nil }
-        return supplementaries[start..<end].first { $0.kind == kind && $0.indexPath == path }
+        guard path.item >= 0, path.item < section.itemCount else { return nil }
+        switch section.items {
+        case .repeated(let groups):
+            guard groups.supplementaries.contains(where: { $0.kind == kind }) else { return nil }
+            var candidates: [LayoutSupplementary] = []
+            groups.appendSupplementaries(ofGroup: path.item / groups.leavesPerGroup, section: section.index, to: &candidates)
+            return candidates.first { $0.kind == kind && $0.indexPath == path }
+        case .stored(let storage):
+            guard storage.supplementariesPerGroup > 0, storage.leavesPerGroup > 0 else { return nil }
+            let group = path.item / storage.leavesPerGroup
+            let start = storage.supplementaryStart + group * storage.supplementariesPerGroup
+            let end = min(start + storage.supplementariesPerGroup, storage.supplementaryStart + storage.supplementaryCount)
+            guard start < end else { return nil }
+            return storedSupplementaries[start..<end].first { $0.kind == kind && $0.indexPath == path }
+        }
     }
 
     /// Where a supplementary is drawn when the content is scrolled to `contentOffsetY`.

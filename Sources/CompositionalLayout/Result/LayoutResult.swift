@@ -1,8 +1,11 @@
 /// The frames of a solved layout: every item, supplementary and decoration, and the content size.
 ///
-/// A result is an immutable value, cheap to share between tasks. Items are stored as one flat
-/// array of frames in section/item order; the index answers ``frames(in:orthogonalOffsets:)``
-/// in time proportional to what it returns plus a logarithm.
+/// A result is an immutable value, cheap to share between tasks. A section whose groups are all
+/// alike (absolute and fractional sizes, or estimates with nothing measured: grids, lists of
+/// fixed-height rows, nested groups like Apple's leftOneRightThree) keeps only its group's
+/// template, the step between groups and its origin, so its size does not depend on its number of
+/// items: any item's frame is computed when asked for. A section whose groups differ (measured
+/// self-sizing items) keeps every item's frame. Both kinds mix freely; the queries answer the same.
 ///
 /// ```swift
 /// let result = layout.solve(itemCounts: [1_000], container: LayoutContainer(width: 390, height: 844))
@@ -17,31 +20,43 @@
 /// ``SectionLayout/scrollableContentWidth``.
 ///
 /// # Equality
-/// Two results are equal when every frame, the content size and the container are equal.
-public struct LayoutResult: Sendable, Equatable {
+/// Two results are equal when every frame (items, supplementaries, decorations, section bands),
+/// the content size and the container are equal, whichever way their sections keep their items.
+/// Two template sections with the same template, origin, step and item count are compared in
+/// O(template); otherwise item frames are compared one by one.
+public struct LayoutResult: Sendable {
     /// The container the layout was solved for.
     public let container: LayoutContainer
     /// The size of the scrollable content: the container's width × the height of all sections.
     public let contentSize: LayoutPixelSize
     /// Each section's geometry.
     public let sections: [SectionLayout]
-    /// All supplementaries: the layout's headers, then per section its boundary supplementaries
-    /// (in declaration order) and its item-anchored ones (in item order), then the layout's footers.
-    public let supplementaries: [LayoutSupplementary]
     /// All decorations, in section order.
     public let decorations: [LayoutDecoration]
 
-    /// Item frames, in section/item order.
+    /// The number of items laid out, over all sections.
+    public let itemCount: Int
+
+    /// The supplementaries kept as values: the layout's headers, then per section its boundary
+    /// supplementaries and (for sections with stored items) its item-anchored ones, then the
+    /// layout's footers. A template section's item-anchored supplementaries are computed.
+    let storedSupplementaries: [LayoutSupplementary]
+    /// Whether some template section has item-anchored supplementaries (then
+    /// ``supplementaries`` must compute them).
+    let hasComputedSupplementaries: Bool
+    /// Item frames of the sections that store them, in section/item order.
     let itemFrames: [LayoutRect]
-    /// Per group (all sections concatenated), the suffix minimum of the group's lowest coordinate
-    /// along its section's scroll axis (y; x for orthogonal sections)…
+    /// Per group of the sections that store their items, the group's lowest coordinate along its
+    /// section's scroll axis (y; x for orthogonal sections), made a suffix minimum within its
+    /// section…
     let groupLow: [Double]
-    /// …and the prefix maximum of its highest coordinate. Both are monotone, so binary-searchable.
+    /// …and its highest coordinate, made a prefix maximum within its section. Both are monotone
+    /// over each section's groups, so binary-searchable.
     let groupHigh: [Double]
     /// Per section, the suffix minimum / prefix maximum of the y extent of everything in it.
     let sectionLow: [Double]
     let sectionHigh: [Double]
-    /// Indices into `supplementaries` of the layout-wide headers and footers.
+    /// Indices into `storedSupplementaries` of the layout-wide headers and footers.
     let layoutSupplementaryIndices: [Int]
 
     init(
@@ -53,7 +68,7 @@ public struct LayoutResult: Sendable, Equatable {
         self.container = container
         self.contentSize = contentSize
         self.sections = sections
-        self.supplementaries = supplementaries
+        self.storedSupplementaries = supplementaries
         self.decorations = decorations
         self.itemFrames = itemFrames
         self.groupLow = groupLow
@@ -61,10 +76,38 @@ public struct LayoutResult: Sendable, Equatable {
         self.sectionLow = sectionLow
         self.sectionHigh = sectionHigh
         self.layoutSupplementaryIndices = layoutSupplementaryIndices
+        self.itemCount = sections.reduce(0) { $0 + $1.itemCount }
+        self.hasComputedSupplementaries = sections.contains {
+            if case .repeated(let groups) = $0.items { !groups.supplementaries.isEmpty && groups.groupCount > 0 } else { false }
+        }
     }
 
-    /// The number of items laid out, over all sections.
-    public var itemCount: Int { itemFrames.count }
+    /// All supplementaries: the layout's headers, then per section its boundary supplementaries
+    /// (in declaration order) and its item-anchored ones (in item order), then the layout's footers.
+    ///
+    /// ```swift
+    /// for header in result.supplementaries where header.kind == LayoutElementKind.sectionHeader { … }
+    /// ```
+    /// - Complexity: O(1) when no template section has item-anchored supplementaries (badges);
+    ///   otherwise O(n) for n supplementaries, computed on each call. To find the ones on screen,
+    ///   use ``frames(in:orthogonalOffsets:)``; for one item's, ``supplementary(ofKind:at:)``.
+    public var supplementaries: [LayoutSupplementary] {
+        guard hasComputedSupplementaries else { return storedSupplementaries }
+        var all: [LayoutSupplementary] = []
+        var copied = 0
+        for section in sections {
+            guard case .repeated(let groups) = section.items, !groups.supplementaries.isEmpty else { continue }
+            // Item-anchored supplementaries follow the section's boundary ones.
+            let end = section.boundarySupplementaries.upperBound
+            all.append(contentsOf: storedSupplementaries[copied..<end])
+            copied = end
+            for g in 0..<groups.groupCount {
+                groups.appendSupplementaries(ofGroup: g, section: section.index, to: &all)
+            }
+        }
+        all.append(contentsOf: storedSupplementaries[copied...])
+        return all
+    }
 
     /// The frame of the item at `path`, or `nil` if there is no such item.
     ///
@@ -76,7 +119,7 @@ public struct LayoutResult: Sendable, Equatable {
         guard sections.indices.contains(path.section) else { return nil }
         let section = sections[path.section]
         guard path.item >= 0, path.item < section.itemCount else { return nil }
-        return itemFrames[section.firstItem + path.item]
+        return section.itemFrame(path.item, stored: itemFrames)
     }
 
     /// Every item with its frame, in section/item order.
@@ -84,8 +127,9 @@ public struct LayoutResult: Sendable, Equatable {
     /// ```swift
     /// for element in result.items { print(element.indexPath, element.frame) }
     /// ```
-    /// - Complexity: O(1) to get; O(log s) per subscript for s sections.
-    public var items: ItemFrames { ItemFrames(frames: itemFrames, sections: sections) }
+    /// - Complexity: O(1) to get; O(log s) per subscript for s sections; frames are computed on
+    ///   demand for sections that keep a template.
+    public var items: ItemFrames { ItemFrames(frames: itemFrames, sections: sections, itemCount: itemCount) }
 
     /// The width of an orthogonal section's horizontally scrolling content, or `nil` if the
     /// section does not scroll orthogonally (or does not exist).
@@ -100,28 +144,18 @@ public struct LayoutResult: Sendable, Equatable {
     }
 }
 
-/// The items of a ``LayoutResult`` as a random-access collection of ``LayoutElement``s.
-public struct ItemFrames: RandomAccessCollection, Sendable {
-    let frames: [LayoutRect]
-    let sections: [SectionLayout]
+extension LayoutResult {
+    /// How many item frames the result stores: 0 when every section keeps its template; the
+    /// number of items of the sections that hold measured items otherwise. For tests and
+    /// benchmarks checking that a solve did not grow with the item count.
+    @_spi(Reference)
+    public var storedItemFrameCount: Int { itemFrames.count }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { frames.count }
-
-    /// The element at a flat index (0 ..< total number of items).
-    ///
-    /// - Complexity: O(log s) for s sections.
-    public subscript(position: Int) -> LayoutElement {
-        // The owner is the last section starting at or before `position`.
-        var low = 0, high = sections.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if sections[mid].firstItem <= position { low = mid } else { high = mid - 1 }
-        }
-        let section = sections[low]
-        return LayoutElement(
-            category: .item,
-            indexPath: ItemPath(section: section.index, item: position - section.firstItem),
-            frame: frames[position])
+    /// Whether section `index` keeps its group template (frames computed on demand) rather than
+    /// stored frames.
+    @_spi(Reference)
+    public func keepsTemplate(section index: Int) -> Bool {
+        guard sections.indices.contains(index), case .repeated = sections[index].items else { return false }
+        return true
     }
 }

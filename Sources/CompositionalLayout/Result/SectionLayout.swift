@@ -18,15 +18,14 @@ public struct SectionLayout: Sendable, Equatable {
     /// groups, spacing, trailing inset); for others, the container width.
     public let scrollableContentWidth: Double
 
-    // Storage indices (internal).
+    // Storage (internal).
+    /// The flat index (over all sections) of its first item.
     let firstItem: Int
-    let leavesPerGroup: Int
-    let firstGroup: Int
-    let groupCount: Int
+    /// Its items: a repeated template, or stored frames.
+    let items: SectionItems
+    /// Its boundary supplementaries, as indices into the result's stored supplementaries.
     let boundarySupplementaries: Range<Int>
-    let itemSupplementaryStart: Int
-    let itemSupplementariesPerGroup: Int
-    let itemSupplementaryCount: Int
+    /// Its decorations, as indices into the result's decorations.
     let decorations: Range<Int>
 
     /// Whether the section scrolls horizontally on its own.
@@ -35,9 +34,7 @@ public struct SectionLayout: Sendable, Equatable {
     init(
         index: Int, frame: LayoutRect, contentFrame: LayoutRect, itemCount: Int,
         orthogonalScrollingBehavior: OrthogonalScrollingBehavior, scrollableContentWidth: Double,
-        firstItem: Int, leavesPerGroup: Int, firstGroup: Int, groupCount: Int,
-        boundarySupplementaries: Range<Int>, itemSupplementaryStart: Int, itemSupplementariesPerGroup: Int,
-        itemSupplementaryCount: Int, decorations: Range<Int>
+        firstItem: Int, items: SectionItems, boundarySupplementaries: Range<Int>, decorations: Range<Int>
     ) {
         self.index = index
         self.frame = frame
@@ -46,13 +43,27 @@ public struct SectionLayout: Sendable, Equatable {
         self.orthogonalScrollingBehavior = orthogonalScrollingBehavior
         self.scrollableContentWidth = scrollableContentWidth
         self.firstItem = firstItem
-        self.leavesPerGroup = leavesPerGroup
-        self.firstGroup = firstGroup
-        self.groupCount = groupCount
+        self.items = items
         self.boundarySupplementaries = boundarySupplementaries
-        self.itemSupplementaryStart = itemSupplementaryStart
-        self.itemSupplementariesPerGroup = itemSupplementariesPerGroup
-        self.itemSupplementaryCount = itemSupplementaryCount
         self.decorations = decorations
+    }
+
+    /// Two sections are equal when their public geometry is: index, bands, item count and scrolling.
+    /// (Their items' frames are compared by ``LayoutResult``'s equality.)
+    public static func == (lhs: SectionLayout, rhs: SectionLayout) -> Bool {
+        lhs.index == rhs.index && lhs.frame == rhs.frame && lhs.contentFrame == rhs.contentFrame
+            && lhs.itemCount == rhs.itemCount && lhs.orthogonalScrollingBehavior == rhs.orthogonalScrollingBehavior
+            && lhs.scrollableContentWidth == rhs.scrollableContentWidth
+    }
+
+    /// The frame of its item `i` (0 ≤ i < itemCount), from the template or from `stored`.
+    ///
+    /// - Complexity: O(1)
+    @inline(__always)
+    func itemFrame(_ i: Int, stored: [LayoutRect]) -> LayoutRect {
+        switch items {
+        case .repeated(let groups): groups.frame(ofItem: i)
+        case .stored(let storage): stored[storage.firstFrame + i]
+        }
     }
 }

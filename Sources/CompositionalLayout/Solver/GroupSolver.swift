@@ -1,5 +1,5 @@
 /// A supplementary attached to a leaf slot of a solved group, in group coordinates.
-struct SlotSupplementary: Sendable {
+struct SlotSupplementary: Sendable, Equatable {
     var leaf: Int
     var kind: String
     var frame: LayoutRect

@@ -21,10 +21,10 @@ extension LayoutSolver {
         let templateSize = templateSolver.layout(section.group, proposed: proposed)
         let template = GroupTemplate(solver: templateSolver, size: templateSize)
         let leafCount = template.leaves.count
-        let groupCount = leafCount > 0 ? (itemCount + leafCount - 1) / leafCount : 0
+        let groupCount = leafCount > 0 ? itemCount / leafCount + (itemCount % leafCount == 0 ? 0 : 1) : 0
         let measured = template.sawEstimated ? measuredBySection[index] : nil
 
-        let firstItem = itemFrames.count
+        let firstFrame = itemFrames.count
         let firstGroup = groupLow.count
         let boundaryStart = supplementaries.count
         // Boundary supplementaries need the section's end, known only after the items, yet come
@@ -43,6 +43,27 @@ extension LayoutSolver {
         var nextMeasured = 0
         let spacing = section.interGroupSpacing
         let templateStep = (isOrthogonal ? templateSize.width : templateSize.height) + spacing
+        // With nothing measured every group is the template: keep the template and compute frames
+        // when asked (O(1) here, whatever the item count). Groups must move forward for the
+        // queries' searches, so a zero or negative step (or a custom group without slots) stores.
+        let keepsTemplate = storage == .automatic && measuredIndices.isEmpty && leafCount > 0
+            && (groupCount <= 1 || (templateStep > 0 && templateStep.isFinite))
+        func repetition(_ origin: LayoutPoint) -> RepeatedGroups {
+            RepeatedGroups(
+                leaves: template.leaves, supplementaries: template.supplementaries, origin: origin,
+                step: templateStep, isOrthogonal: isOrthogonal,
+                lowOffset: isOrthogonal ? template.bounds.minX : template.bounds.minY,
+                highOffset: isOrthogonal ? template.bounds.maxX : template.bounds.maxY,
+                groupCount: groupCount, itemCount: itemCount)
+        }
+        // An empty section keeps its template too (no group to place).
+        var repeated: RepeatedGroups? = keepsTemplate && groupCount == 0
+            ? repetition(LayoutPoint(x: isOrthogonal ? leadingX : insets.leading, y: contentTop)) : nil
+        if !keepsTemplate {
+            // Grow the stored frames once for the section (geometrically, as appends would).
+            let needed = itemFrames.count + itemCount
+            if needed > itemFrames.capacity { itemFrames.reserveCapacity(max(needed, 2 * itemFrames.capacity)) }
+        }
         var g = 0
         while g < groupCount {
             let measuredGroup = nextMeasured < measuredIndices.count ? measuredIndices[nextMeasured] / leafCount : groupCount
@@ -50,11 +71,16 @@ extension LayoutSolver {
                 let run = measuredGroup - g
                 let origin = LayoutPoint(x: isOrthogonal ? leadingX + cursor : insets.leading, y: isOrthogonal ? contentTop : contentTop + cursor)
                 let firstItemOfRun = g * leafCount
-                Self.stamp(
-                    template, count: min(measuredGroup * leafCount, itemCount) - firstItemOfRun, groups: run,
-                    step: templateStep, isOrthogonal: isOrthogonal, origin: origin,
-                    frames: &itemFrames, low: &groupLow, high: &groupHigh)
-                for r in 0..<run where !template.supplementaries.isEmpty {
+                if keepsTemplate {
+                    repeated = repetition(origin)
+                } else {
+                    Self.stamp(
+                        template, count: min(measuredGroup * leafCount, itemCount) - firstItemOfRun, groups: run,
+                        step: templateStep, isOrthogonal: isOrthogonal, origin: origin,
+                        frames: &itemFrames, low: &groupLow, high: &groupHigh)
+                }
+                // (A kept template computes its item-anchored supplementaries too.)
+                for r in 0..<(keepsTemplate || template.supplementaries.isEmpty ? 0 : run) {
                     let offset = Double(r) * templateStep
                     Self.appendSupplementaries(
                         of: template, section: index, firstItem: firstItemOfRun + r * leafCount, itemCount: itemCount,
@@ -90,7 +116,7 @@ extension LayoutSolver {
         }
         if groupCount > 0 { cursor -= spacing }   // no spacing after the last group
         // Items no group can hold (a custom group without slots) get empty frames at the content origin.
-        while itemFrames.count < firstItem + itemCount {
+        while repeated == nil && itemFrames.count < firstFrame + itemCount {
             itemFrames.append(LayoutRect(x: insets.leading, y: contentTop, width: 0, height: 0))
         }
 
@@ -133,6 +159,16 @@ extension LayoutSolver {
             maxY = max(maxY, decorationFrame.maxY)
         }
 
+        let items: SectionItems
+        if let repeated {
+            items = .repeated(repeated)
+        } else {
+            Self.makeMonotone(low: &groupLow, high: &groupHigh, from: firstGroup)
+            items = .stored(StoredItems(
+                firstFrame: firstFrame, leavesPerGroup: leafCount, firstGroup: firstGroup, groupCount: groupCount,
+                supplementaryStart: itemSupplementaryStart, supplementariesPerGroup: template.supplementaries.count,
+                supplementaryCount: itemSupplementaryBuffer.count))
+        }
         sectionLow.append(min(minY, frame.minY))
         sectionHigh.append(max(maxY, frame.maxY))
         sections.append(SectionLayout(
@@ -143,12 +179,10 @@ extension LayoutSolver {
             scrollableContentWidth: isOrthogonal
                 ? leadingX + cursor + insets.trailing + (leadingX - insets.leading)
                 : full.width,
-            firstItem: firstItem, leavesPerGroup: leafCount, firstGroup: firstGroup, groupCount: groupCount,
+            firstItem: firstItem, items: items,
             boundarySupplementaries: boundaryStart..<boundaryEnd,
-            itemSupplementaryStart: itemSupplementaryStart,
-            itemSupplementariesPerGroup: template.supplementaries.count,
-            itemSupplementaryCount: itemSupplementaryBuffer.count,
             decorations: decorationStart..<decorations.count))
+        firstItem += itemCount
         return bottom
     }
 }

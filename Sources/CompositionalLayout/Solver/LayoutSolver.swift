@@ -1,9 +1,21 @@
 /// Solves a whole layout: sections down the page, the layout's headers and footers around them.
 ///
 /// One pass, top to bottom. For each section the group is solved once into a template (its
-/// leaf frames relative to its origin); each repetition then costs one addition per coordinate
-/// per item. Only repetitions holding measured self-sizing items are solved again on their own.
+/// leaf frames relative to its origin). A section with nothing measured keeps the template
+/// (``RepeatedGroups``): its cost does not depend on its item count. Otherwise each repetition
+/// is stamped, one addition per coordinate per item, and only repetitions holding measured
+/// self-sizing items are solved again on their own.
 struct LayoutSolver {
+    /// How sections keep their items.
+    enum ItemStorage: Equatable {
+        /// A template where every group is alike, stamped frames otherwise.
+        case automatic
+        /// Stamped frames everywhere: the reference the template representation is tested and
+        /// measured against.
+        case stamped
+    }
+
+    let storage: ItemStorage
     let layout: CompositionalLayout
     let container: LayoutContainer
     /// Measured sizes split by section, keyed by item index.
@@ -11,6 +23,8 @@ struct LayoutSolver {
     /// Measured sizes of headers and footers.
     let measuredSupplementaries: [SupplementaryPath: LayoutPixelSize]
 
+    /// The flat index of the next section's first item.
+    var firstItem = 0
     var itemFrames: [LayoutRect] = []
     var groupLow: [Double] = []
     var groupHigh: [Double] = []
@@ -23,8 +37,9 @@ struct LayoutSolver {
 
     init(
         layout: CompositionalLayout, container: LayoutContainer, measuredSizes: [ItemPath: LayoutPixelSize],
-        measuredSupplementarySizes: [SupplementaryPath: LayoutPixelSize]
+        measuredSupplementarySizes: [SupplementaryPath: LayoutPixelSize], storage: ItemStorage = .automatic
     ) {
+        self.storage = storage
         self.layout = layout
         self.container = container
         self.measuredSupplementaries = measuredSupplementarySizes
@@ -36,8 +51,6 @@ struct LayoutSolver {
     }
 
     mutating func solve(itemCounts: [Int]) -> LayoutResult {
-        let total = itemCounts.reduce(0) { $0 + max(0, $1) }
-        itemFrames.reserveCapacity(total)
         sections.reserveCapacity(itemCounts.count)
 
         let configuration = layout.configuration
@@ -61,9 +74,8 @@ struct LayoutSolver {
         }
         let contentHeight = y + footerBand
 
-        // Make the per-group and per-section extents monotone for binary search.
-        Self.makeMonotone(low: &groupLow, high: &groupHigh)
-        Self.makeMonotone(low: &sectionLow, high: &sectionHigh)
+        // Make the per-section extents monotone for binary search (each stored section did its groups').
+        Self.makeMonotone(low: &sectionLow, high: &sectionHigh, from: 0)
 
         return LayoutResult(
             container: container,
@@ -74,15 +86,15 @@ struct LayoutSolver {
             layoutSupplementaryIndices: layoutSupplementaryIndices)
     }
 
-    /// Suffix minima of `low`, prefix maxima of `high`.
-    static func makeMonotone(low: inout [Double], high: inout [Double]) {
+    /// Suffix minima of `low[start...]`, prefix maxima of `high[start...]`.
+    static func makeMonotone(low: inout [Double], high: inout [Double], from start: Int) {
         var running = -Double.infinity
-        for i in high.indices {
+        for i in start..<high.count {
             running = max(running, high[i])
             high[i] = running
         }
         running = .infinity
-        for i in low.indices.reversed() {
+        for i in (start..<low.count).reversed() {
             running = min(running, low[i])
             low[i] = running
         }
