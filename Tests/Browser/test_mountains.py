@@ -173,6 +173,21 @@ def test_only_cells_near_the_viewport_are_in_the_dom(driver, server):
     assert console_errors(driver) == []
 
 
+def test_typing_then_scrolling_to_the_end_shows_the_right_cells(driver, server):
+    open_mountains(driver, server)
+    field = driver.find_element(By.ID, "search")
+    field.send_keys("a")
+    wait_for_list(driver, "a")
+    expected = expected_mountains("a")
+    assert len(expected) > 200, "a query whose list is several screens long"
+    driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    wait_settled(driver)
+    names = [c["name"] for c in visible_items(driver)]
+    assert names and names == expected[-len(names):], "the end of the filtered list"
+    assert_frames_match_server(driver, server)
+    assert console_errors(driver) == []
+
+
 def test_keyboard_moves_focus_between_cells(driver, server):
     open_mountains(driver, server)
     tabbable = driver.execute_script(

@@ -5,7 +5,7 @@ import time
 from selenium.webdriver.common.by import By
 
 from conftest import SCREENSHOTS
-from helpers import (client_viewport, console_errors, number_of, post_json, read_snapshot, session_cookie, snapshot_ids,
+from helpers import (api, client_viewport, console_errors, number_of, post_json, read_snapshot, session_cookie, share_id, snapshot_ids,
                      snapshot_cells_in_view, visible_cells, wait_for_client, wait_settled, wait_until)
 
 BUTTONS = {"append": "Append", "removeLast": "Remove last", "removeCenter": "Remove center"}
@@ -160,3 +160,38 @@ def test_without_javascript_buttons_post_and_redirect(driver_without_js, server)
     wait_until(lambda: len(cells()) == len(before) + 1 or None, message="the appended row after the redirect")
     assert cells() == before + [max(before) + 1]
     assert driver.current_url.rstrip("/").endswith("/demos/numbers")
+
+
+def test_scrolling_ten_thousand_items_while_a_script_changes_the_list_above_the_window(driver, server):
+    """The window follows the scroll; inserts and deletes above it shift every cell, and the
+    cells shown always match the server's snapshot at that offset (order, frames, HTML)."""
+    open_numbers(driver, server)
+    status, body = post_json(server, "/demos/numbers/actions/append", {"count": 10000}, cookie=session_cookie(driver))
+    assert status == 200
+    wait_until(lambda: driver.execute_script("return window.diffableWeb.model.version") >= body["version"],
+               timeout=20, message="10,000 more items")
+    wait_settled(driver)
+    operations = f"/api/sessions/{share_id(driver)}/demos/numbers/operations"
+    fresh = 500_000
+    for fraction in (0.0, 0.33, 0.66, 1.0):
+        driver.execute_script("window.scrollTo(0, arguments[0] * (document.documentElement.scrollHeight - innerHeight))", fraction)
+        wait_settled(driver)
+        order = driver.execute_script("return window.diffableWeb.model.itemOrder()")
+        window_ids = driver.execute_script("return [...window.diffableWeb.model.cells.keys()]")
+        above = [item for item in order[:40] if item not in window_ids]
+        first_shown = min((order.index(i) for i in window_ids if i in order), default=0)
+        # Delete two items and insert three above the window (or at the top when the window is there).
+        anchor = order[max(0, first_shown - 1)] if fraction > 0 else order[0]
+        batch = [{"op": "deleteItems", "items": above[:2] or order[-2:]},
+                 {"op": "insertItems", "items": [f"n{fresh + k}" for k in range(3)], "beforeItem": anchor}]
+        fresh += 3
+        status, result = api(server, "POST", operations, {"operations": batch})
+        assert status == 200, result
+        wait_until(lambda: driver.execute_script("return window.diffableWeb.model.version") >= result["version"],
+                   message=f"the script's change at {fraction:.0%}")
+        wait_settled(driver)
+        assert_dom_matches_server(driver, server)
+        assert driver.execute_script("return document.querySelectorAll('#list > [data-id]').length") < 200
+    shown = dom_numbers(driver)
+    assert shown and shown[-1] == model_numbers(driver)[-1], "the end of the list at 100%"
+    assert console_errors(driver) == []
