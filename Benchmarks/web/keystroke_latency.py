@@ -146,6 +146,56 @@ async def run(port, sessions, keystrokes_per_session):
     return samples, elapsed
 
 
+async def run_paced(port, sessions, rate, seconds):
+    """Each session types `rate` keystrokes per second (closed loop: a keystroke waits for its
+    event), starting at a random phase, for `seconds`. Returns the samples and the elapsed time."""
+    import random
+    clients = [Session(port) for _ in range(sessions)]
+    for start in range(0, sessions, 20):
+        await asyncio.gather(*(c.start() for c in clients[start:start + 20]))
+    await asyncio.gather(*(c.connect_for_posts() for c in clients))
+    loop = asyncio.get_running_loop()
+    interval = 1 / rate
+    started = loop.time()
+
+    async def pace(client, index):
+        await asyncio.sleep(random.random() * interval)
+        results, i = [], 0
+        due = loop.time()
+        while loop.time() - started < seconds:
+            i += 1
+            try:
+                results.append(await client.keystroke(WORDS[(index + i) % len(WORDS)], i))
+            except Exception as error:  # a failed keystroke counts as an error, not a latency
+                results.append((None, 0, str(error)))
+            due += interval
+            delay = due - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+        return results
+
+    per_session = await asyncio.gather(*(pace(c, i) for i, c in enumerate(clients)))
+    elapsed = loop.time() - started
+    for c in clients:
+        c.close()
+    return [s for results in per_session for s in results], elapsed
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+async def idle_sessions(port, sessions):
+    clients = [Session(port) for _ in range(sessions)]
+    for start in range(0, sessions, 20):
+        await asyncio.gather(*(c.start() for c in clients[start:start + 20]))
+    return clients
+
+
 def percentile(values, p):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -156,6 +206,10 @@ def main():
     parser.add_argument("--binary", default=".build/release/diffable-web")
     parser.add_argument("--mountains", type=int, default=10_000)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--paced", type=int, default=1000, help="sessions for the paced and capacity runs (0: skip)")
+    parser.add_argument("--paced-seconds", type=float, default=20)
+    parser.add_argument("--capacity", default="3,6,10,15,20", help="keystrokes/s per paced session to try, in order")
+    parser.add_argument("--memory", type=int, default=500, help="idle sessions with an open stream to measure (0: skip)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
@@ -164,7 +218,22 @@ def main():
                                "--max-sessions", "20000"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         server.stdout.readline()  # "Listening on …"
-        print(f"## Keystroke → event latency (release, {args.mountains:,} mountains, loopback)\n")
+        if args.memory:
+            before = rss_kib(server.pid)
+            clients = None
+
+            async def hold():
+                nonlocal clients
+                clients = await idle_sessions(port, args.memory)
+                await asyncio.sleep(2)
+                rss = rss_kib(server.pid)
+                for client in clients:
+                    client.close()
+                return rss
+            after = asyncio.run(hold())
+            print(f"\nMemory: {args.memory:,} idle sessions, each with one open stream on a {args.mountains:,}-item list: "
+                  f"RSS {before / 1024:,.1f} → {after / 1024:,.1f} MiB, {(after - before) / args.memory:,.1f} KiB per session.")
+        print(f"\n## Keystroke → event latency (release, {args.mountains:,} mountains, loopback)\n")
         print("| sessions typing | keystrokes | median ms | p99 ms | max ms | keystrokes/s |")
         print("|---:|---:|---:|---:|---:|---:|")
         plans = [(1, 100 if args.quick else 600), (1000, 1 if args.quick else 2)]
@@ -176,8 +245,26 @@ def main():
                   f"{max(latencies):.2f} | {len(samples) / elapsed:,.0f} |")
             if sessions == 1:
                 one_char = [s for s in samples if s[2] == "kang"]
+                sizes = sorted((s[1], s[2]) for s in samples)
         if one_char:
             print(f"\nPayload of the `kan` → `kang` changeset event: {one_char[0][1]:,} bytes of data.")
+            print(f"Largest keystroke event (1 session): {sizes[-1][0]:,} bytes (query {sizes[-1][1]!r}); "
+                  f"median {sizes[len(sizes) // 2][0]:,}; events over 64 KB: {sum(1 for s in sizes if s[0] > 65536)} of {len(sizes)}.")
+        if args.paced:
+            print(f"\n### {args.paced:,} sessions, paced (each with an open stream; closed loop; random phase)\n")
+            print("| per session /s | target /s | achieved /s | keystrokes | errors | median ms | p99 ms | max ms |")
+            print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+            rates = [float(r) for r in args.capacity.split(",") if r]
+            for index, rate in enumerate(rates):
+                seconds = args.paced_seconds if index == 0 else max(8.0, args.paced_seconds / 2)
+                samples, elapsed = asyncio.run(run_paced(port, args.paced, rate, seconds))
+                latencies = [s[0] for s in samples if s[0] is not None]
+                errors = sum(1 for s in samples if s[0] is None)
+                p99 = percentile(latencies, 99) if latencies else float("inf")
+                print(f"| {rate:g} | {args.paced * rate:,.0f} | {len(samples) / elapsed:,.0f} | {len(samples):,} | {errors} | "
+                      f"{statistics.median(latencies):.2f} | {p99:.2f} | {max(latencies):.2f} |", flush=True)
+                if p99 >= 50 or len(samples) / elapsed < 0.8 * args.paced * rate:
+                    break
     finally:
         server.terminate()
         server.wait(10)

@@ -123,8 +123,10 @@ function sameFrame(a, b) {
  */
 function applyOrder(model, data) {
   if (!model.sections) return;
+  const inserted = expandRuns(data.inserted);
+  const moved = expandRuns(data.moved);
   const leaving = new Set(data.deleted ?? []);
-  for (const { id } of data.moved ?? []) leaving.add(id);
+  for (const { id } of moved) leaving.add(id);
   let sections = model.sections.map((section) => ({
     id: section.id,
     items: leaving.size ? section.items.filter((id) => !leaving.has(id)) : section.items.slice(),
@@ -133,7 +135,7 @@ function applyOrder(model, data) {
     const byID = new Map(sections.map((section) => [section.id, section]));
     sections = data.sections.map((id) => byID.get(id) ?? { id, items: [] });
   }
-  const arrivals = [...(data.inserted ?? []), ...(data.moved ?? [])];
+  const arrivals = [...inserted, ...moved];
   arrivals.sort((a, b) => a.index - b.index);
   const byID = new Map(sections.map((section) => [section.id, section]));
   for (const { id, section, index } of arrivals) {
@@ -142,6 +144,16 @@ function applyOrder(model, data) {
     target.items.splice(Math.min(index, target.items.length), 0, id);
   }
   model.sections = sections;
+}
+
+/** Runs of ids at consecutive new indices (`{section, index, ids}`), one entry per id. */
+function expandRuns(runs) {
+  const entries = [];
+  for (const run of runs ?? []) {
+    const ids = run.ids ?? [];
+    for (let k = 0; k < ids.length; k += 1) entries.push({ id: ids[k], section: run.section, index: run.index + k });
+  }
+  return entries;
 }
 
 /** The window part of an event: cells entered or moved, cells that left. */

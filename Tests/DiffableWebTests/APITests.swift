@@ -97,7 +97,7 @@ struct LiveAPIBehaviourTests {
         #expect(result.status == 200)
         let event = try await next(&tab)
         #expect(event.name == "changeset")
-        #expect((event.json["moved"] as? [[String: Any]])?.map { $0["id"] as? String } == ["n5"], "one move in the identifiers: n5 to the top")
+        #expect((event.json["moved"] as? [[String: Any]])?.map { $0["ids"] as? [String] } == [["n5"]], "one move in the identifiers: n5 to the top")
         let slid = (event.json["cells"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         #expect(Set(slid) == ["n1", "n2", "n3", "n4", "n5"], "in the window, every row's frame changed: n1…n4 slide down")
         tab.socket.close()

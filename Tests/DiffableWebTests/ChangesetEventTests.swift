@@ -36,9 +36,9 @@ struct ChangesetEventTests {
         let list = try #require(visitor.list("numbers"))
         let events = list.recentEvents.filter { $0.name == "changeset" }.map(payload)
         let inserted = try #require((events.first?["inserted"] as? [[String: Any]])?.first)
-        #expect(inserted["id"] as? String == "n6" && inserted["section"] as? String == "numbers" && inserted["index"] as? Int == 5)
+        #expect(inserted["ids"] as? [String] == ["n6"] && inserted["section"] as? String == "numbers" && inserted["index"] as? Int == 5)
         let moved = try #require((events.last?["moved"] as? [[String: Any]])?.first)
-        #expect(moved["id"] as? String == "n1" && moved["section"] as? String == "numbers" && moved["index"] as? Int == 3)
+        #expect(moved["ids"] as? [String] == ["n1"] && moved["section"] as? String == "numbers" && moved["index"] as? Int == 3)
         #expect(list.dataSource.snapshot().itemIdentifiers == ["n2", "n3", "n4", "n1", "n5", "n6"])
     }
 
@@ -119,14 +119,16 @@ struct ChangesetEventTests {
         var writer = JSONWriter()
         writer.raw("{\"cells\":"); writer.windowCells([.entered(cell), .moved(id: text, index: nil, frame: cell.frame)])
         writer.raw(",\"updated\":"); writer.updates([WireUpdate(id: text, html: text, reload: true)])
-        writer.raw(",\"inserted\":"); writer.positions([(text, "s", 4)])
+        writer.raw(",\"inserted\":"); writer.runs([(text, 0, 4), ("b", 0, 5), ("c", 1, 0), ("d", 0, 9)]) { $0 == 0 ? "s" : "t" }
         writer.raw("}")
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any])
         let cells = decoded["cells"] as? [[String: Any]] ?? []
         #expect(cells.first?["id"] as? String == text && cells.first?["html"] as? String == "<span>\(text)</span>")
         #expect(cells.last?["html"] == nil && (cells.last?["frame"] as? [String: Double])?["w"] == 316.67)
         #expect((decoded["updated"] as? [[String: Any]])?.first?["html"] as? String == text)
-        #expect((decoded["inserted"] as? [[String: Any]])?.first?["index"] as? Int == 4)
+        let runs = decoded["inserted"] as? [[String: Any]] ?? []
+        #expect(runs.map { $0["index"] as? Int } == [4, 0, 9] && runs.map { $0["section"] as? String } == ["s", "t", "s"])
+        #expect(runs.first?["ids"] as? [String] == [text, "b"], "consecutive indices of one section make one run")
         #expect(!writer.text.contains("<"), "< is escaped, so an event never closes a script element")
     }
 

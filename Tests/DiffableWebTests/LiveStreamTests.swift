@@ -19,7 +19,7 @@ struct LiveStreamTests {
         #expect(changeset.name == "changeset")
         #expect(version(changeset.id) == "2")
         #expect(epoch(changeset.id) == epoch(snapshot.id) && epoch(snapshot.id).utf8.count == 12)
-        #expect((changeset.json["inserted"] as? [[String: Any]])?.first?["id"] as? String == "n6")
+        #expect((changeset.json["inserted"] as? [[String: Any]])?.first?["ids"] as? [String] == ["n6"])
         stream.socket.close()
         await live.stop()
     }

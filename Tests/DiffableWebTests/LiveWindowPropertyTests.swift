@@ -50,19 +50,25 @@ struct WindowClient {
     }
 
     private mutating func applyOrder(_ json: [String: Any], deleted: [String]) {
-        let inserted = json["inserted"] as? [[String: Any]] ?? [], moved = json["moved"] as? [[String: Any]] ?? []
+        /// Runs of ids at consecutive indices, expanded.
+        func expand(_ runs: Any?) -> [(id: String, section: String, index: Int)] {
+            (runs as? [[String: Any]] ?? []).flatMap { run -> [(id: String, section: String, index: Int)] in
+                let start = run["index"] as? Int ?? 0, section = run["section"] as? String ?? ""
+                return (run["ids"] as? [String] ?? []).enumerated().map { ($1, section, start + $0) }
+            }
+        }
+        let inserted = expand(json["inserted"]), moved = expand(json["moved"])
         var leaving = Set(deleted)
-        for move in moved { if let id = move["id"] as? String { leaving.insert(id) } }
+        for move in moved { leaving.insert(move.id) }
         var kept = sections.map { (id: $0.id, items: $0.items.filter { !leaving.contains($0) }) }
         if let order = json["sections"] as? [String] {
             let byID = Dictionary(kept.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             kept = order.map { byID[$0] ?? (id: $0, items: []) }
         }
-        let arrivals = (inserted + moved).sorted { ($0["index"] as? Int ?? 0) < ($1["index"] as? Int ?? 0) }
+        let arrivals = (inserted + moved).sorted { $0.index < $1.index }
         for arrival in arrivals {
-            guard let id = arrival["id"] as? String, let index = arrival["index"] as? Int,
-                  let section = kept.firstIndex(where: { $0.id == arrival["section"] as? String }) else { continue }
-            kept[section].items.insert(id, at: min(index, kept[section].items.count))
+            guard let section = kept.firstIndex(where: { $0.id == arrival.section }) else { continue }
+            kept[section].items.insert(arrival.id, at: min(arrival.index, kept[section].items.count))
         }
         sections = kept
     }

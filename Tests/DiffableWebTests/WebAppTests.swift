@@ -58,11 +58,19 @@ struct WebAppTests {
     func lastKeystrokeWins() async throws {
         let app = try await makeApp()
         let visitor = Visitor(app)
+        let catalog = try MountainCatalog.bundled()
+        // The stale query must show something else than the newest, or ignoring it proves nothing.
+        let newest = catalog.filtered(by: "everest").map(\.id), stale = catalog.filtered(by: "mont").map(\.id)
+        #expect(!newest.isEmpty && newest != stale)
         await visitor.send(.post, "/demos/mountains/actions/search", json: #"{"query":"everest","seq":5,"client":"tab1"}"#)
-        let stale = await visitor.send(.post, "/demos/mountains/actions/search", json: #"{"query":"ever","seq":4,"client":"tab1"}"#)
-        #expect(stale.status == .ok)
-        let names = visitor.list("mountains")?.dataSource.snapshot().itemIdentifiers.compactMap { try? MountainCatalog.bundled().mountain(id: $0)?.name }
-        #expect(names?.allSatisfy { $0.lowercased().contains("everest") } == true)
+        let version = visitor.list("mountains")?.version
+        let ignored = await visitor.send(.post, "/demos/mountains/actions/search", json: #"{"query":"mont","seq":4,"client":"tab1"}"#)
+        #expect(ignored.status == .ok)
+        #expect(visitor.list("mountains")?.dataSource.snapshot().itemIdentifiers == newest)
+        #expect(visitor.list("mountains")?.version == version, "nothing applied")
+        // Another client's seq is its own: its older number still applies.
+        await visitor.send(.post, "/demos/mountains/actions/search", json: #"{"query":"mont","seq":1,"client":"tab2"}"#)
+        #expect(visitor.list("mountains")?.dataSource.snapshot().itemIdentifiers == stale)
     }
 
     @Test("numbers: append ×3, remove center, remove last")
@@ -120,6 +128,26 @@ struct WebAppTests {
         // 390 wide: 2 columns; rows every 42 px from y = 10; the first 1.5 screens (1266 px) hold 31 rows.
         #expect(cells == 60 || cells == 62)
         #expect(page.text.contains(#"data-frame="10,10,180,32""#), "(390 − 2·10 − 10) / 2 = 180")
+    }
+
+    @Test("without JavaScript the whole list reads page by page, 100 items a page")
+    func noJavaScriptPaging() async throws {
+        let app = try await makeApp()
+        let visitor = Visitor(app)
+        await visitor.send(.post, "/demos/numbers/actions/append", json: #"{"count":245}"#)  // n1…n250
+        let last = await visitor.send(.get, "/demos/numbers?page=3")
+        #expect(last.text.contains(#"<ol class="fallback-list" start="201">"#))
+        #expect(last.text.contains("Item 250</span></li>") && !last.text.contains("Item 200</span></li>"))
+        #expect(last.text.contains("Page 3 of 3") && last.text.contains(#"href="/demos/numbers?page=2""#) && !last.text.contains(#"rel="next""#))
+        let first = await visitor.send(.get, "/demos/numbers")
+        #expect(first.text.contains("Item 100</span></li>") && !first.text.contains("Item 101</span></li>"))
+        #expect(first.text.contains(#"rel="next" href="/demos/numbers?page=2""#))
+        let beyond = await visitor.send(.get, "/demos/numbers?page=99")
+        #expect(beyond.text.contains("Page 3 of 3"), "past the end: the last page")
+        let bad = await visitor.send(.get, "/demos/numbers?page=0")
+        #expect(bad.status == .badRequest)
+        let search = await visitor.send(.get, "/demos/mountains?q=a&page=2")
+        #expect(search.text.contains(#"href="/demos/mountains?q=a&amp;page=1""#), "the query is kept across pages")
     }
 
     @Test("HTML in user text is escaped everywhere")

@@ -67,6 +67,8 @@ final class LiveList: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Off while the initial snapshot is applied: nobody follows the list yet, so no event is built.
+    private let publishing = Atomic(false)
 
     init(descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int) {
         self.descriptor = descriptor
@@ -75,6 +77,7 @@ final class LiveList: Sendable {
         self.state = Mutex(State(log: EventLog(capacity: logCapacity), container: container))
         dataSource.addObserver { [weak self] update in self?.didApply(update) }
         dataSource.apply(demo.initialSnapshot(), animatingDifferences: false)
+        publishing.store(true, ordering: .releasing)
         // Nobody can have missed the first apply (a first stream gets a snapshot): the log keeps
         // only its version, as the point replays start from.
         let first = dataSource.version
@@ -114,11 +117,24 @@ final class LiveList: Sendable {
         return (cells, layout.contentSize, demo.status(of: layout.snapshot))
     }
 
-    /// Every item's text values in order (for the no-JavaScript fallback list), of the list's
-    /// snapshot or of a page preview's.
-    func itemValues(of snapshot: Snapshot<String, String>? = nil, limit: Int) -> [[String: String]] {
-        let items = (snapshot ?? dataSource.snapshot()).itemIdentifiers
-        return items.prefix(limit).compactMap { demo.cell(for: $0)?.values }
+    /// The cells' HTML of the items at `range` of the list (sections concatenated), for the
+    /// no-JavaScript list, of the list's snapshot or of a page preview's.
+    /// - Complexity: O(range + sections): items are found by index, not by walking the list.
+    func itemHTML(of snapshot: Snapshot<String, String>? = nil, range: Range<Int>) -> [String] {
+        let snapshot = snapshot ?? dataSource.snapshot()
+        var values: [String] = []
+        var start = 0
+        for (section, id) in snapshot.sectionIdentifiers.enumerated() {
+            let count = (try? snapshot.numberOfItems(inSection: id)) ?? 0
+            defer { start += count }
+            let local = max(range.lowerBound, start)..<min(range.upperBound, start + count)
+            guard !local.isEmpty else { continue }
+            for flat in local {
+                if let item = snapshot.itemIdentifier(at: IndexPath(item: flat - start, section: section)),
+                   let content = demo.cell(for: item) { values.append(renderer.cell(content)) }
+            }
+        }
+        return values
     }
 
     /// Cells of a snapshot that is not the list's (a page preview), laid out aside for the
@@ -276,6 +292,7 @@ final class LiveList: Sendable {
     }
 
     private func didApply(_ update: DataSourceUpdate<String, String>) {
+        guard publishing.load(ordering: .acquiring) else { return }
         let sends = state.withLock { state -> [Send] in
             state.snapshotBody = nil
             state.windowSequence = 0
@@ -405,9 +422,9 @@ final class LiveList: Sendable {
         writer.raw(",\"status\":"); writer.string(status)
         writer.raw(",\"deleted\":"); writer.array(changes.itemDeletions) { $0.string($1.id) }
         writer.raw(",\"inserted\":")
-        writer.positions(changes.itemInsertions.map { ($0.id, sectionName($0.indexPath.section), $0.indexPath.item) })
+        writer.runs(changes.itemInsertions.lazy.map { ($0.id, $0.indexPath.section, $0.indexPath.item) }, sectionName: sectionName)
         writer.raw(",\"moved\":")
-        writer.positions(changes.itemMoves.map { ($0.id, sectionName($0.to.section), $0.to.item) })
+        writer.runs(changes.itemMoves.lazy.map { ($0.id, $0.to.section, $0.to.item) }, sectionName: sectionName)
         if sectionsChanged {
             writer.raw(",\"sections\":"); writer.array(allSections) { $0.string($1) }
         }

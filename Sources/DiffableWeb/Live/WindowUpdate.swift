@@ -101,13 +101,25 @@ extension JSONWriter {
         }
     }
 
-    /// `"id","section","index"` entries of inserted or moved items.
-    mutating func positions(_ positions: [(id: String, section: String, index: Int)]) {
-        array(positions) { w, position in
-            w.raw("{\"id\":"); w.string(position.id)
-            w.raw(",\"section\":"); w.string(position.section)
-            w.raw(",\"index\":"); w.int(position.index)
-            w.raw("}")
+    /// Inserted or moved items as runs: `{"section","index","ids":[…]}` for items at consecutive
+    /// new indices of one section (a typical insert is one run: its ids and one index).
+    /// - Parameter positions: (id, section index, item index) in any order.
+    mutating func runs<C: Collection>(_ positions: C, sectionName: (Int) -> String) where C.Element == (String, Int, Int) {
+        raw("[")
+        var open: (section: Int, next: Int)?
+        for (id, section, index) in positions {
+            if let run = open, run.section == section, run.next == index {
+                raw(",")
+            } else {
+                if open != nil { raw("]},") }
+                raw("{\"section\":"); string(sectionName(section))
+                raw(",\"index\":"); int(index)
+                raw(",\"ids\":[")
+            }
+            string(id)
+            open = (section, index + 1)
         }
+        if open != nil { raw("]}") }
+        raw("]")
     }
 }

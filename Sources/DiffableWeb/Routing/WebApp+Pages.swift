@@ -46,10 +46,27 @@ extension WebApp {
                  "position": (cell.index ?? 0) + 1]
             },
             "itemCount": itemCount,
-            "allItems": list.itemValues(of: preview?.snapshot, limit: 2_000),
             "demos": demoSummaries(),
         ]
         for (key, value) in preview?.values ?? list.demo.pageValues() { context[key] = value }
+        // Without JavaScript the whole list reads page by page (the grid above shows one screen).
+        let pages = max(1, (itemCount + Self.fallbackPageSize - 1) / Self.fallbackPageSize)
+        let pageNumber = min(try Self.pageNumber(request.query["page"]), pages)
+        let first = (pageNumber - 1) * Self.fallbackPageSize
+        context["pageItems"] = list.itemHTML(of: preview?.snapshot, range: first..<min(first + Self.fallbackPageSize, itemCount))
+            .map { ["html": $0] }
+        context["firstPosition"] = first + 1
+        context["pageNumber"] = pageNumber
+        context["pageCount"] = pages
+        context["paged"] = pages > 1
+        let pageLink = { (page: Int) -> String in
+            var items = request.queryItems.filter { $0.name != "page" }
+            items.append(QueryItem(name: "page", value: String(page)))
+            let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
+            return "/demos/\(descriptor.name)?" + items.map { encode($0.name) + ($0.value.map { "=" + encode($0) } ?? "") }.joined(separator: "&")
+        }
+        if pageNumber > 1 { context["previousPage"] = pageLink(pageNumber - 1) }
+        if pageNumber < pages { context["nextPage"] = pageLink(pageNumber + 1) }
         if let preview {
             context["preview"] = true
             context["previewAction"] = preview.action
@@ -57,6 +74,18 @@ extension WebApp {
         }
         let html = renderer.render(descriptor.pageTemplate, context) ?? ""
         return Response.html(html).with(cookie)
+    }
+
+    /// Items per page of the no-JavaScript list.
+    static let fallbackPageSize = 100
+
+    /// `?page=` (1-based; absent: 1).
+    static func pageNumber(_ text: String?) throws(HTTPError) -> Int {
+        guard let text else { return 1 }
+        guard let page = Int(text), page >= 1 else {
+            throw HTTPError(.badRequest, code: "invalid_parameter", message: "page must be a whole number from 1")
+        }
+        return page
     }
 
     /// A flat JSON object of strings (for a `data-` attribute; the template escapes it).
