@@ -55,6 +55,26 @@ struct DiffableDataSourceTests {
         #expect(dataSource.apply(try makeSnapshot(["a": [2]]), ifVersion: 1)?.version == 2)
     }
 
+    @Test("a conditional update runs its body only at the expected version")
+    func conditionalUpdate() throws {
+        let dataSource = DiffableDataSource<String, Int>()
+        dataSource.apply(try makeSnapshot(["a": [1]]))
+        var ran = false
+        let stale = try dataSource.update(ifVersion: 0) { (snapshot: inout Snapshot<String, Int>) throws(SnapshotError) in
+            ran = true
+            try snapshot.appendItems([2])
+        }
+        #expect(stale == nil && !ran && dataSource.version == 1 && dataSource.snapshot().itemIdentifiers == [1])
+        let fresh = try dataSource.update(ifVersion: 1) { (snapshot: inout Snapshot<String, Int>) throws(SnapshotError) in
+            try snapshot.appendItems([2])
+        }
+        #expect(fresh?.version == 2 && dataSource.snapshot().itemIdentifiers == [1, 2])
+        let unconditional = try dataSource.update(ifVersion: nil) { (snapshot: inout Snapshot<String, Int>) throws(SnapshotError) in
+            try snapshot.deleteItems([1])
+        }
+        #expect(unconditional?.version == 3)
+    }
+
     @Test("update(_:) applies nothing when the body throws")
     func updateThrows() throws {
         let dataSource = DiffableDataSource<String, Int>()

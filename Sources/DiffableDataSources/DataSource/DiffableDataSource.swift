@@ -162,6 +162,20 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
         }
     }
 
+    /// ``update(animatingDifferences:_:)`` as a compare-and-swap: `body` runs, and its change is
+    /// applied, only while the current version is `expectedVersion` (always, when it is `nil`).
+    /// - Returns: the update, or `nil` (nothing run, nothing applied) when the version moved on.
+    @discardableResult
+    public func update<E: Error>(ifVersion expectedVersion: Int?, animatingDifferences: Bool = true,
+                                 _ body: (inout Snapshot<SectionID, ItemID>) throws(E) -> Void) throws(E) -> Update? {
+        try applyGate.withLock { _ throws(E) -> Update? in
+            var (version, snapshot) = state.withLock { ($0.version, $0.snapshot) }
+            if let expectedVersion, version != expectedVersion { return nil }
+            try body(&snapshot)
+            return commit(snapshot, animating: animatingDifferences, kind: .differences)
+        }
+    }
+
     // MARK: Section snapshots
 
     /// Replaces one section's items with an outline's visible items (appending the section if

@@ -211,13 +211,10 @@ extension WebApp {
     private func apply(_ list: LiveList, ifVersion: Int?, animating: Bool,
                        _ change: @escaping @Sendable (inout Snapshot<String, String>) throws(APIFailure) -> Void) async throws -> Response {
         let update = try await list.exclusive {
-            try list.dataSource.update(animatingDifferences: animating) { snapshot throws(APIFailure) in
-                if let ifVersion {
-                    let current = list.dataSource.version
-                    guard current == ifVersion else { throw .conflict(current: current, expected: ifVersion) }
-                }
-                try change(&snapshot)
-            }
+            try list.dataSource.update(ifVersion: ifVersion, animatingDifferences: animating, change)
+        }
+        guard let update else {
+            throw APIFailure.conflict(current: list.version, expected: ifVersion ?? -1)
         }
         let changes = update.changeset
         return try jsonResponse(ApplyResult(version: update.version, changes: .init(
