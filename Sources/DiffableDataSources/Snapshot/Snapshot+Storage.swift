@@ -57,15 +57,9 @@ extension Snapshot {
         return result
     }
 
+    /// Stores a chunk and points the index at its items.
     @inlinable mutating func allocateChunk(_ items: [ItemID], in section: SectionID) -> Int {
-        let chunkID: Int
-        if let reused = freeChunkIDs.popLast() {
-            chunkID = reused
-            chunks[reused] = Chunk(items: items, section: section)
-        } else {
-            chunkID = chunks.count
-            chunks.append(Chunk(items: items, section: section))
-        }
+        let chunkID = storeChunk(items, in: section)
         for (offset, item) in items.enumerated() { itemSlots[item] = Self.slot(chunk: chunkID, offset: offset) }
         return chunkID
     }
@@ -75,26 +69,98 @@ extension Snapshot {
         freeChunkIDs.append(chunkID)
     }
 
-    /// Appends already-validated items to the end of a section.
+    /// Appends new items to the end of a section in one pass over them, at one hash operation
+    /// per item: each item's final place (the rest of the section's last chunk, then fresh
+    /// chunks) is known before it is stored, so one insertion into the index both records its
+    /// slot and reports an identifier already there. Chunks are filled as the items stream by;
+    /// the snapshot's chunk storage is touched only once every item is claimed.
+    ///
+    /// On a duplicate (already in the snapshot, or repeated in the call) the index is rolled
+    /// back and ``SnapshotError/duplicateItems(_:)`` thrown naming every culprit, leaving the
+    /// snapshot exactly as it was.
     /// - Complexity: O(k) for k items.
-    @inlinable mutating func storeAppending(_ newItems: [ItemID], to section: SectionID) {
-        guard !newItems.isEmpty, var storage = sections[section] else { return }
-        var start = 0
-        if let last = storage.chunkIDs.last, chunks[last].items.count < Self.appendChunkCount {
-            let room = Self.appendChunkCount - chunks[last].items.count
-            let end = min(newItems.count, room)
-            let base = chunks[last].items.count
-            chunks[last].items.append(contentsOf: newItems[0..<end])
-            for (offset, item) in newItems[0..<end].enumerated() { itemSlots[item] = Self.slot(chunk: last, offset: base + offset) }
-            start = end
+    @inlinable mutating func appendNewItems<Items: Sequence<ItemID>>(_ newItems: Items, to section: SectionID) throws(SnapshotError) {
+        guard var storage = sections[section] else { return }
+        let chunkSize = Self.appendChunkCount
+        let expected = newItems.underestimatedCount
+        if expected > 0 { itemSlots.reserveCapacity(itemSlots.count + expected) }
+
+        // The section's last chunk takes items until it holds `chunkSize`.
+        var tailID = -1, tailBase = 0
+        if let last = storage.chunkIDs.last, chunks[last].items.count < chunkSize {
+            tailID = last
+            tailBase = chunks[last].items.count
         }
-        while start < newItems.count {
-            let end = min(newItems.count, start + Self.appendChunkCount)
-            storage.chunkIDs.append(allocateChunk(Array(newItems[start..<end]), in: section))
-            start = end
+        var tail: [ItemID] = []
+        if tailID >= 0 { tail.reserveCapacity(Swift.min(chunkSize - tailBase, Swift.max(expected, 1))) }
+        // Fresh chunks get ids as `storeChunk` will hand them out: freed slots first (last
+        // freed first), then new ones at the end of `chunks`.
+        let freeCount = freeChunkIDs.count, chunkCount = chunks.count
+        var pieces: [[ItemID]] = []
+        var piece: [ItemID] = []
+        var pieceID = 0, pieceCount = 0
+
+        var iterator = newItems.makeIterator()
+        var failure: (item: ItemID, previous: Int)?
+        while let item = iterator.next() {
+            let slot: Int
+            if tailID >= 0 && tailBase + tail.count < chunkSize {
+                slot = Self.slot(chunk: tailID, offset: tailBase + tail.count)
+                if let previous = itemSlots.updateValue(slot, forKey: item) { failure = (item, previous); break }
+                tail.append(item)
+            } else {
+                if pieceCount == 0 || pieceCount == chunkSize {
+                    if pieceCount == chunkSize { pieces.append(piece) }
+                    let k = pieces.count
+                    pieceID = k < freeCount ? freeChunkIDs[freeCount - 1 - k] : chunkCount + (k - freeCount)
+                    piece = []
+                    piece.reserveCapacity(chunkSize)
+                    pieceCount = 0
+                }
+                slot = Self.slot(chunk: pieceID, offset: pieceCount)
+                if let previous = itemSlots.updateValue(slot, forKey: item) { failure = (item, previous); break }
+                piece.append(item)
+                pieceCount += 1
+            }
         }
-        storage.count += newItems.count
+        if pieceCount > 0 { pieces.append(piece) }
+
+        if let (item, previous) = failure {
+            // Every item claimed before the culprit was new and unique (a repeat fails at once):
+            // remove them. The culprit's slot was overwritten: if it repeats one of them it is
+            // gone now; otherwise it was already in the snapshot, so restore its slot.
+            for claimed in tail { itemSlots.removeValue(forKey: claimed) }
+            for claimedPiece in pieces { for claimed in claimedPiece { itemSlots.removeValue(forKey: claimed) } }
+            if itemSlots[item] != nil { itemSlots[item] = previous }
+            var all = tail
+            for claimedPiece in pieces { all.append(contentsOf: claimedPiece) }
+            all.append(item)
+            while let rest = iterator.next() { all.append(rest) }
+            try validateNewItems(all)  // throws, naming every culprit in order
+            throw .duplicateItems(of: [item])
+        }
+
+        // Every item is claimed: store them.
+        var added = tail.count
+        if !tail.isEmpty { chunks[tailID].items.append(contentsOf: tail) }
+        for chunkItems in pieces {
+            added += chunkItems.count
+            storage.chunkIDs.append(storeChunk(chunkItems, in: section))
+        }
+        guard added > 0 else { return }
+        storage.count += added
         sections[section] = storage
+    }
+
+    /// Stores a chunk whose items the index already points to; returns its id (a freed slot,
+    /// last freed first, else a new one at the end).
+    @inlinable mutating func storeChunk(_ items: [ItemID], in section: SectionID) -> Int {
+        if let reused = freeChunkIDs.popLast() {
+            chunks[reused] = Chunk(items: items, section: section)
+            return reused
+        }
+        chunks.append(Chunk(items: items, section: section))
+        return chunks.count - 1
     }
 
     /// Inserts already-validated items into a chunk at an offset, splitting the chunk if it
@@ -162,24 +228,6 @@ extension Snapshot {
         for item in doomed {
             reloadedItems.remove(item)
             reconfiguredItems.remove(item)
-        }
-    }
-
-    /// Checks that every identifier is new to the snapshot and unique within the call, and
-    /// reserves them in the index (the store helpers then record their chunks). One hash
-    /// operation per item on success; on failure everything is rolled back and the full
-    /// list of culprits thrown.
-    /// - Complexity: O(k).
-    @inlinable mutating func claimNewItems(_ newItems: [ItemID]) throws(SnapshotError) {
-        itemSlots.reserveCapacity(itemSlots.count + newItems.count)
-        for (index, item) in newItems.enumerated() {
-            guard let previous = itemSlots.updateValue(-1, forKey: item) else { continue }
-            // Roll back. A pre-existing item had its chunk overwritten: restore it. A repeat
-            // within the call (previous == -1) is undone with the earlier claims.
-            if previous != -1 { itemSlots[item] = previous }
-            for earlier in newItems[..<index] where itemSlots[earlier] == -1 { itemSlots[earlier] = nil }
-            try validateNewItems(newItems)  // throws, naming every culprit
-            throw .duplicateItems(of: [item])
         }
     }
 
