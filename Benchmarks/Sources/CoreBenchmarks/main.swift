@@ -11,6 +11,10 @@
 // *End to end* is what the seeds and the Mountains demo do on every change: build the new
 // snapshot from an array (`appendSections`, `appendItems`, and `reconfigureItems` where the
 // scenario has reconfigures) and diff it against the existing old snapshot.
+//
+// The floor, the diff and end to end run interleaved, round after round, and each "× floor"
+// is the median over rounds of that round's ratio: on a busy shared machine the absolute
+// times move a lot between runs, the ratios much less.
 import DiffableDataSources
 import Foundation
 
@@ -26,6 +30,26 @@ func median(runs: Int, _ body: () -> Void) -> Double {
     }
     samples.sort()
     return samples[samples.count / 2]
+}
+
+/// Runs the bodies in turn, `runs` rounds, and returns each one's median (ms) and the median
+/// over rounds of each one's time divided by the first one's. Interleaving makes a busy shared
+/// machine slow every body of a round alike, so the ratios stay meaningful when times do not.
+func interleaved(runs: Int, _ bodies: [() -> Void]) -> (medians: [Double], ratios: [Double]) {
+    var samples = [[Double]](repeating: [], count: bodies.count)
+    var ratios = [[Double]](repeating: [], count: bodies.count)
+    for _ in 0..<runs {
+        var round: [Double] = []
+        for body in bodies {
+            let start = ContinuousClock.now
+            body()
+            let elapsed = ContinuousClock.now - start
+            round.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
+        }
+        for (k, time) in round.enumerated() { samples[k].append(time); ratios[k].append(time / round[0]) }
+    }
+    func middle(_ values: [Double]) -> Double { let sorted = values.sorted(); return sorted[sorted.count / 2] }
+    return (samples.map(middle), ratios.map(middle))
 }
 
 func runs(for count: Int) -> Int { quick ? 3 : (count >= 1_000_000 ? 5 : count >= 100_000 ? 9 : 21) }
@@ -46,8 +70,8 @@ func snapshot<S: Hashable & Sendable, ID: Hashable & Sendable>(_ ids: [ID], sect
 func snapshot(_ ids: [UUID]) -> Snapshot<Section, UUID> { snapshot(ids, section: Section.main) }
 
 /// One [ID: Int] dictionary (reserved capacity) over the old ids, then a lookup of every new id.
-func floorTime<ID: Hashable>(_ oldIDs: [ID], _ newIDs: [ID], runs: Int) -> Double {
-    median(runs: runs) {
+func floorBody<ID: Hashable>(_ oldIDs: [ID], _ newIDs: [ID]) -> () -> Void {
+    {
         var index = [ID: Int](minimumCapacity: oldIDs.count)
         for (i, id) in oldIDs.enumerated() { index[id] = i }
         var found = 0
@@ -105,6 +129,22 @@ let scenarios: [Scenario] = [
     Scenario(name: "identical") { old, _ in (old, []) },
 ]
 
+// `--profile build|e2e|floor`: run one case a few times and exit, for `valgrind --tool=callgrind`.
+if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 1 < CommandLine.arguments.count {
+    var profileRNG = SystemRandomNumberGenerator()
+    let oldIDs = (0..<100_000).map { _ in UUID() }
+    let (newIDs, _) = scenarios[0].make(oldIDs, &profileRNG)
+    let old = snapshot(oldIDs)
+    for _ in 0..<3 {
+        switch CommandLine.arguments[flag + 1] {
+        case "build": blackHole(snapshot(newIDs))
+        case "e2e": blackHole(Changeset(from: old, to: snapshot(newIDs)))
+        default: floorBody(oldIDs, newIDs)()
+        }
+    }
+    exit(0)
+}
+
 var rng = SystemRandomNumberGenerator()
 let sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
 print("## Diff (release, medians, ms)\n")
@@ -119,17 +159,20 @@ for scenario in scenarios {
         let old = snapshot(oldIDs)
         let new = snapshot(newIDs, section: Section.main, reconfigure: reconfigure)
         let r = runs(for: n)
-        let floor = floorTime(oldIDs, newIDs, runs: r)
         var moves = 0
-        let ours = median(runs: r) {
-            let changes = Changeset(from: old, to: new)
-            moves = changes.itemMoves.count
-            blackHole(changes)
-        }
-        let endToEnd = median(runs: r) {
-            let built = snapshot(newIDs, section: Section.main, reconfigure: reconfigure)
-            blackHole(Changeset(from: old, to: built))
-        }
+        let (times, ratios) = interleaved(runs: r, [
+            floorBody(oldIDs, newIDs),
+            {
+                let changes = Changeset(from: old, to: new)
+                moves = changes.itemMoves.count
+                blackHole(changes)
+            },
+            {
+                let built = snapshot(newIDs, section: Section.main, reconfigure: reconfigure)
+                blackHole(Changeset(from: old, to: built))
+            },
+        ])
+        let (floor, ours, endToEnd) = (times[0], times[1], times[2])
         // The standard library's diff is quadratic in the worst case: run it where it finishes.
         let stdlibFeasible = n <= 10_000 || (n == 100_000 && scenario.name.hasPrefix("DifferenceKit") && !quick)
         var stdlibText = "—", ratioText = "—"
@@ -139,7 +182,7 @@ for scenario in scenarios {
             ratioText = String(format: "%.0f×", stdlib / ours)
         }
         print(String(format: "| %@ | %d | %.2f | %.2f | %.2f | %.2f | **%.2f** | %@ | %@ | %d |",
-                     scenario.name, n, floor, ours, ours / floor, endToEnd, endToEnd / floor, stdlibText, ratioText, moves))
+                     scenario.name, n, floor, ours, ratios[1], endToEnd, ratios[2], stdlibText, ratioText, moves))
     }
 }
 
@@ -160,25 +203,32 @@ for (name, oldIDs, newIDs) in [("empty query → one letter", mountainIDs, oneLe
     let old = snapshot(oldIDs, section: "mountains")
     let new = snapshot(newIDs, section: "mountains")
     let r = quick ? 21 : 101
-    let floor = floorTime(oldIDs, newIDs, runs: r)
-    let ours = median(runs: r) { blackHole(Changeset(from: old, to: new)) }
-    let endToEnd = median(runs: r) { blackHole(Changeset(from: old, to: snapshot(newIDs, section: "mountains"))) }
+    let (times, ratios) = interleaved(runs: r, [
+        floorBody(oldIDs, newIDs),
+        { blackHole(Changeset(from: old, to: new)) },
+        { blackHole(Changeset(from: old, to: snapshot(newIDs, section: "mountains"))) },
+    ])
+    let (floor, ours, endToEnd) = (times[0], times[1], times[2])
     print(String(format: "| %@ | %d → %d | %.3f | %.3f | %.3f | %.2f |",
-                 name, oldIDs.count, newIDs.count, floor, ours, endToEnd, endToEnd / floor))
+                 name, oldIDs.count, newIDs.count, floor, ours, endToEnd, ratios[2]))
 }
 
 print("\n## Snapshot operations (release, medians, ms)\n")
 print("| case | ms | per op |")
 print("|---|---:|---:|")
 let bigIDs = (0..<100_000).map { _ in UUID() }
-let build = median(runs: quick ? 5 : 21) { blackHole(snapshot(bigIDs)) }
-print(String(format: "| build a 100,000-item snapshot (`appendSections`, `appendItems`) | %.2f | %.0f ns/item |", build, build * 1e6 / 100_000))
-let insertOnly = median(runs: quick ? 5 : 21) {
-    var index = [UUID: Int](minimumCapacity: bigIDs.count)
-    for (i, id) in bigIDs.enumerated() { index[id] = i }
-    blackHole(index)
-}
-print(String(format: "| for scale: one [UUID: Int] with reserved capacity over the same 100,000 ids | %.2f | %.0f ns/item |", insertOnly, insertOnly * 1e6 / 100_000))
+let (buildTimes, buildRatios) = interleaved(runs: quick ? 5 : 21, [
+    {
+        var index = [UUID: Int](minimumCapacity: bigIDs.count)
+        for (i, id) in bigIDs.enumerated() { index[id] = i }
+        blackHole(index)
+    },
+    { blackHole(snapshot(bigIDs)) },
+])
+print(String(format: "| build a 100,000-item snapshot (`appendSections`, `appendItems`) | %.2f | %.0f ns/item (%.2f × one dictionary) |",
+             buildTimes[1], buildTimes[1] * 1e6 / 100_000, buildRatios[1]))
+print(String(format: "| for scale: one [UUID: Int] with reserved capacity over the same 100,000 ids | %.2f | %.0f ns/item |",
+             buildTimes[0], buildTimes[0] * 1e6 / 100_000))
 let mountainBuild = median(runs: quick ? 21 : 101) { blackHole(snapshot(mountainIDs, section: "mountains")) }
 print(String(format: "| build a 10,000-item snapshot of String ids (Mountains) | %.3f | %.0f ns/item |", mountainBuild, mountainBuild * 1e6 / 10_000))
 let base = snapshot(bigIDs)
@@ -214,13 +264,15 @@ for _ in 0..<5_000 {
 }
 var target = edited
 try? target.deleteItems(Array(bigIDs[0..<1_000]))
-let staleFloor = median(runs: quick ? 3 : 9) {
-    let oldIDs = edited.itemIdentifiers, newIDs = target.itemIdentifiers
-    var index = [UUID: Int](minimumCapacity: oldIDs.count)
-    for (i, id) in oldIDs.enumerated() { index[id] = i }
-    var found = 0
-    for id in newIDs where index[id] != nil { found &+= 1 }
-    blackHole(found)
-}
-let staleDiff = median(runs: quick ? 3 : 9) { blackHole(Changeset(from: edited, to: target)) }
-print(String(format: "| diff after 5,000 random moves (stale offset hints), 100,000 items, −1%% | %.2f | %.2f × floor (floor %.2f ms) |", staleDiff, staleDiff / staleFloor, staleFloor))
+let (staleTimes, staleRatios) = interleaved(runs: quick ? 3 : 9, [
+    {
+        let oldIDs = edited.itemIdentifiers, newIDs = target.itemIdentifiers
+        var index = [UUID: Int](minimumCapacity: oldIDs.count)
+        for (i, id) in oldIDs.enumerated() { index[id] = i }
+        var found = 0
+        for id in newIDs where index[id] != nil { found &+= 1 }
+        blackHole(found)
+    },
+    { blackHole(Changeset(from: edited, to: target)) },
+])
+print(String(format: "| diff after 5,000 random moves (stale offset hints), 100,000 items, −1%% | %.2f | %.2f × floor (floor %.2f ms) |", staleTimes[1], staleRatios[1], staleTimes[0]))
