@@ -56,45 +56,8 @@ extension Changeset {
 
         // 1. Old items are found through the old snapshot's own index (item -> chunk and offset
         //    hint), so the diff builds no hash table: per chunk, its first flat index and section.
-        var chunkFlatStart = [Int](repeating: 0, count: old.chunks.count)
-        var chunkSection = [Int32](repeating: 0, count: old.chunks.count)
-        var oldSectionStart = [Int](repeating: 0, count: old.sections.count + 1)
-        var flat = 0
-        for (sectionIndex, storage) in old.sections.values.enumerated() {
-            oldSectionStart[sectionIndex] = flat
-            for chunkID in storage.chunkIDs {
-                chunkFlatStart[chunkID] = flat
-                chunkSection[chunkID] = Int32(sectionIndex)
-                flat += old.chunks[chunkID].items.count
-            }
-        }
-        oldSectionStart[old.sections.count] = flat
-
-        /// An old item's flat index and section index, or `nil` when it is not in `old`.
-        /// Offset hints go stale after edits in the middle of a chunk; the first stale hint
-        /// met in a chunk indexes that chunk once, so a snapshot edited many times costs at
-        /// most one hash per old item, never a chunk scan per item.
-        var repaired: [Int: [ItemID: Int]] = [:]
-        func oldPosition(_ item: ItemID) -> (flat: Int, section: Int32)? {
-            guard let slot = old.itemSlots[item] else { return nil }
-            let chunkID = Snapshot<SectionID, ItemID>.chunkID(ofSlot: slot)
-            let hint = Snapshot<SectionID, ItemID>.offsetHint(ofSlot: slot)
-            guard chunkID >= 0, chunkID < old.chunks.count else { return nil }
-            let hintHolds = old.chunks[chunkID].items.withUnsafeBufferPointer { hint < $0.count && $0[hint] == item }
-            let offset: Int
-            if hintHolds {
-                offset = hint
-            } else {
-                if repaired[chunkID] == nil {
-                    var offsets = [ItemID: Int](minimumCapacity: old.chunks[chunkID].items.count)
-                    for (index, chunkItem) in old.chunks[chunkID].items.enumerated() { offsets[chunkItem] = index }
-                    repaired[chunkID] = offsets
-                }
-                guard let found = repaired[chunkID]?[item] else { return nil }
-                offset = found
-            }
-            return (chunkFlatStart[chunkID] + offset, chunkSection[chunkID])
-        }
+        var oldPositions = OldItemPositions(old)
+        let oldSectionStart = oldPositions.sectionStart
 
         // The old index of each new section, or -1 when the section is new.
         let oldSectionOfNew: [Int] = new.sections.keys.map { old.sections.index(forKey: $0) ?? -1 }
@@ -120,7 +83,7 @@ extension Changeset {
             var position = 0
             for chunkID in storage.chunkIDs {
                 for item in new.chunks[chunkID].items {
-                    if let (oldFlat, oldSection) = oldPosition(item) {
+                    if let (oldFlat, oldSection) = oldPositions.position(of: item) {
                         newFlatOfOld[oldFlat] = newFlat
                         if hasOldSelf && oldSection == sameSection {
                             if oldFlat < lastCandidateKey { candidatesSorted = false }
@@ -163,7 +126,7 @@ extension Changeset {
         // 3. Deletions: old items that no new item claimed, in old order.
         let survivors = newCount - itemInsertions.count
         if survivors < oldCount {
-            flat = 0
+            var flat = 0
             for (sectionIndex, storage) in old.sections.values.enumerated() {
                 var position = 0
                 for chunkID in storage.chunkIDs {
@@ -178,17 +141,21 @@ extension Changeset {
             }
         }
 
-        // 4. Reloads and reconfigures of surviving items.
-        func update(_ id: ItemID) -> ItemMove? {
-            guard let (oldFlat, section) = oldPosition(id), case let target = newFlatOfOld[oldFlat], target >= 0 else { return nil }
-            let oldSection = Int(section)
-            let newSection = Self.section(containing: target, starts: newSectionStart)
-            return ItemMove(id: id,
-                            from: IndexPath(item: oldFlat - oldSectionStart[oldSection], section: oldSection),
-                            to: IndexPath(item: target - newSectionStart[newSection], section: newSection))
+        // 4. Reloads and reconfigures of surviving items (plain loops: a closure capturing
+        //    `oldPositions` would box it).
+        for (marked, reconfigure) in [(new.reloadedItems, false), (new.reconfiguredItems, true)] where !marked.isEmpty {
+            var updates: [ItemMove] = []
+            updates.reserveCapacity(marked.count)
+            for id in marked {
+                guard let (oldFlat, section) = oldPositions.position(of: id), case let target = newFlatOfOld[oldFlat], target >= 0 else { continue }
+                let oldSection = Int(section)
+                let newSection = Self.section(containing: target, starts: newSectionStart)
+                updates.append(ItemMove(id: id,
+                                        from: IndexPath(item: oldFlat - oldSectionStart[oldSection], section: oldSection),
+                                        to: IndexPath(item: target - newSectionStart[newSection], section: newSection)))
+            }
+            if reconfigure { itemReconfigures = updates } else { itemReloads = updates }
         }
-        itemReloads = new.reloadedItems.compactMap(update)
-        itemReconfigures = new.reconfiguredItems.compactMap(update)
     }
 
     /// The section whose flat range contains `flat` (binary search over section starts).
@@ -199,5 +166,63 @@ extension Changeset {
             if starts[mid] <= flat { low = mid } else { high = mid - 1 }
         }
         return low
+    }
+}
+
+/// Where an old item is, as a flat index (sections concatenated) and a section index, found
+/// through the old snapshot's own index: one hash lookup and a check of the offset hint.
+///
+/// Offset hints go stale after edits in the middle of a chunk; the first stale hint met in a
+/// chunk indexes that chunk once, so a snapshot edited many times costs at most one hash per
+/// old item, never a chunk scan per item. (A struct with a mutating method rather than a
+/// closure capturing the repair table: a captured `var` is boxed and every call would pay
+/// dynamic exclusivity checks.)
+@usableFromInline
+struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable> {
+    @usableFromInline let old: Snapshot<SectionID, ItemID>
+    /// Per chunk id: the flat index of its first item.
+    @usableFromInline var chunkFlatStart: [Int]
+    /// Per chunk id: its section's index.
+    @usableFromInline var chunkSection: [Int32]
+    /// Per section index: the flat index of its first item; one more entry holds the total.
+    @usableFromInline var sectionStart: [Int]
+    /// Exact offsets of the items of chunks whose hints were found stale.
+    @usableFromInline var repaired: [Int: [ItemID: Int]] = [:]
+
+    @inlinable init(_ old: Snapshot<SectionID, ItemID>) {
+        self.old = old
+        chunkFlatStart = [Int](repeating: 0, count: old.chunks.count)
+        chunkSection = [Int32](repeating: 0, count: old.chunks.count)
+        sectionStart = [Int](repeating: 0, count: old.sections.count + 1)
+        var flat = 0
+        for (sectionIndex, storage) in old.sections.values.enumerated() {
+            sectionStart[sectionIndex] = flat
+            for chunkID in storage.chunkIDs {
+                chunkFlatStart[chunkID] = flat
+                chunkSection[chunkID] = Int32(truncatingIfNeeded: sectionIndex)
+                flat += old.chunks[chunkID].items.count
+            }
+        }
+        sectionStart[old.sections.count] = flat
+    }
+
+    /// An old item's flat index and section index, or `nil` when it is not in the old snapshot.
+    @inlinable mutating func position(of item: ItemID) -> (flat: Int, section: Int32)? {
+        guard let slot = old.itemSlots[item] else { return nil }
+        let chunkID = Snapshot<SectionID, ItemID>.chunkID(ofSlot: slot)
+        let hint = Snapshot<SectionID, ItemID>.offsetHint(ofSlot: slot)
+        guard chunkID >= 0, chunkID < old.chunks.count else { return nil }
+        let hintHolds = old.chunks[chunkID].items.withUnsafeBufferPointer { hint < $0.count && $0[hint] == item }
+        guard let offset = hintHolds ? hint : repairedOffset(of: item, inChunk: chunkID) else { return nil }
+        return (chunkFlatStart[chunkID] &+ offset, chunkSection[chunkID])
+    }
+
+    @inlinable mutating func repairedOffset(of item: ItemID, inChunk chunkID: Int) -> Int? {
+        if let offsets = repaired[chunkID] { return offsets[item] }
+        let items = old.chunks[chunkID].items
+        var offsets = [ItemID: Int](minimumCapacity: items.count)
+        for (index, chunkItem) in items.enumerated() { offsets[chunkItem] = index }
+        repaired[chunkID] = offsets
+        return offsets[item]
     }
 }

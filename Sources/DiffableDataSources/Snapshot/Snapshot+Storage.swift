@@ -80,6 +80,13 @@ extension Snapshot {
     /// snapshot exactly as it was.
     /// - Complexity: O(k) for k items.
     @inlinable mutating func appendNewItems<Items: Sequence<ItemID>>(_ newItems: Items, to section: SectionID) throws(SnapshotError) {
+        // Contiguous input (an array) is claimed in place and copied into chunks in bulk.
+        var contiguousFailure: SnapshotError?
+        let done: Void? = newItems.withContiguousStorageIfAvailable { buffer in
+            do throws(SnapshotError) { try appendNewItems(buffer: buffer, to: section) } catch { contiguousFailure = error }
+        }
+        if let contiguousFailure { throw contiguousFailure }
+        if done != nil { return }
         guard var storage = sections[section] else { return }
         let chunkSize = Self.appendChunkCount
         let expected = newItems.underestimatedCount
@@ -149,6 +156,66 @@ extension Snapshot {
         }
         guard added > 0 else { return }
         storage.count += added
+        sections[section] = storage
+    }
+
+    /// ``appendNewItems(_:to:)`` for items in contiguous memory: the same single hash
+    /// insertion per item, and each chunk made by one bulk copy of its run of the buffer
+    /// (no per-item copy of the identifier besides the one into the index).
+    @inlinable mutating func appendNewItems(buffer newItems: UnsafeBufferPointer<ItemID>, to section: SectionID) throws(SnapshotError) {
+        guard !newItems.isEmpty, var storage = sections[section] else { return }
+        let chunkSize = Self.appendChunkCount
+        let count = newItems.count
+        itemSlots.reserveCapacity(itemSlots.count + count)
+        var tailID = -1, tailBase = 0, room = 0
+        if let last = storage.chunkIDs.last, chunks[last].items.count < chunkSize {
+            tailID = last
+            tailBase = chunks[last].items.count
+            room = Swift.min(count, chunkSize - tailBase)
+        }
+        // Fresh chunk k gets the id `storeChunk` will hand it: freed slots first, then new ones.
+        let freeCount = freeChunkIDs.count, chunkCount = chunks.count
+        func freshID(_ k: Int) -> Int { k < freeCount ? freeChunkIDs[freeCount - 1 - k] : chunkCount + (k - freeCount) }
+
+        // Claim: one insertion per item, which also reports an identifier already there.
+        var failure: (index: Int, previous: Int)?
+        var start = 0, k = 0
+        claiming: while start < count {
+            let chunkID: Int, end: Int, base: Int
+            if start < room {
+                chunkID = tailID; end = room; base = tailBase
+            } else {
+                chunkID = freshID(k); end = Swift.min(count, start + chunkSize); base = 0
+                k += 1
+            }
+            for index in start..<end {
+                let slot = Self.slot(chunk: chunkID, offset: base &+ (index &- start))
+                if let previous = itemSlots.updateValue(slot, forKey: newItems[index]) {
+                    failure = (index, previous)
+                    break claiming
+                }
+            }
+            start = end
+        }
+        if let (index, previous) = failure {
+            // Every item before the culprit was new and unique (a repeat fails at once): remove
+            // them. The culprit's slot was overwritten: if it repeats one of them it is gone
+            // now; otherwise it was already in the snapshot, so restore its slot.
+            for claimed in newItems[..<index] { itemSlots.removeValue(forKey: claimed) }
+            if itemSlots[newItems[index]] != nil { itemSlots[newItems[index]] = previous }
+            try validateNewItems(Array(newItems))  // throws, naming every culprit in order
+            throw .duplicateItems(of: [newItems[index]])
+        }
+
+        // Every item is claimed: store them, one bulk copy per chunk.
+        if room > 0 { chunks[tailID].items.append(contentsOf: UnsafeBufferPointer(rebasing: newItems[0..<room])) }
+        start = room
+        while start < count {
+            let end = Swift.min(count, start + chunkSize)
+            storage.chunkIDs.append(storeChunk(Array(UnsafeBufferPointer(rebasing: newItems[start..<end])), in: section))
+            start = end
+        }
+        storage.count += count
         sections[section] = storage
     }
 
