@@ -54,10 +54,25 @@ extension Changeset {
         let oldCount = old.numberOfItems
         let newCount = new.numberOfItems
 
-        // 1. Old items are found through the old snapshot's own index (item -> chunk and offset
-        //    hint), so the diff builds no hash table: per chunk, its first flat index and section.
+        // 1. Every new item's old position, in one tight pass: a lookup in the old snapshot's
+        //    own index (item -> chunk and offset hint), so the diff builds no hash table. This
+        //    is the only pass that hashes; the rest works on integers.
         var oldPositions = OldItemPositions(old)
         let oldSectionStart = oldPositions.sectionStart
+        let oldOfNew = [Int](unsafeUninitializedCapacity: newCount) { buffer, initialized in
+            var flat = 0
+            for storage in new.sections.values {
+                for chunkID in storage.chunkIDs {
+                    new.chunks[chunkID].items.withUnsafeBufferPointer { items in
+                        for item in items where flat < buffer.count {
+                            buffer[flat] = oldPositions.packedPosition(of: item)
+                            flat &+= 1
+                        }
+                    }
+                }
+            }
+            initialized = flat
+        }
 
         // The old index of each new section, or -1 when the section is new.
         let oldSectionOfNew: [Int] = new.sections.keys.map { old.sections.index(forKey: $0) ?? -1 }
@@ -66,40 +81,34 @@ extension Changeset {
         //    candidates for staying in place (same section identity), whose LIS stays put.
         var newFlatOfOld = [Int](repeating: -1, count: oldCount)
         var newSectionStart = [Int](repeating: 0, count: new.sections.count + 1)
-        var candidateKeys: [Int] = []
-        var candidatePositions: [Int] = []
-        var candidateIDs: [ItemID] = []
         var newFlat = 0
         for (sectionIndex, storage) in new.sections.values.enumerated() {
             newSectionStart[sectionIndex] = newFlat
-            let sameSection = Int32(truncatingIfNeeded: oldSectionOfNew[sectionIndex])
-            let hasOldSelf = oldSectionOfNew[sectionIndex] >= 0
-            candidateKeys.removeAll(keepingCapacity: true)
-            candidatePositions.removeAll(keepingCapacity: true)
-            candidateIDs.removeAll(keepingCapacity: true)
+            let sectionStart = newFlat
+            let sameSection = oldSectionOfNew[sectionIndex]
             let sectionMovesStart = itemMoves.count
             var candidatesSorted = true
             var lastCandidateKey = -1
             var position = 0
             for chunkID in storage.chunkIDs {
-                for item in new.chunks[chunkID].items {
-                    if let (oldFlat, oldSection) = oldPositions.position(of: item) {
+                let items = new.chunks[chunkID].items
+                for offset in items.indices where newFlat < oldOfNew.count {
+                    let packed = oldOfNew[newFlat]
+                    if packed < 0 {
+                        itemInsertions.append(ItemChange(id: items[offset], indexPath: IndexPath(item: position, section: sectionIndex)))
+                    } else {
+                        let oldFlat = OldItemPositions<SectionID, ItemID>.flat(ofPacked: packed)
+                        let oldSection = OldItemPositions<SectionID, ItemID>.section(ofPacked: packed)
                         newFlatOfOld[oldFlat] = newFlat
-                        if hasOldSelf && oldSection == sameSection {
+                        if oldSection == sameSection {
                             if oldFlat < lastCandidateKey { candidatesSorted = false }
                             lastCandidateKey = oldFlat
-                            candidateKeys.append(oldFlat)
-                            candidatePositions.append(position)
-                            candidateIDs.append(item)
                         } else {
-                            let oldSectionIndex = Int(oldSection)
                             itemMoves.append(ItemMove(
-                                id: item,
-                                from: IndexPath(item: oldFlat - oldSectionStart[oldSectionIndex], section: oldSectionIndex),
+                                id: items[offset],
+                                from: IndexPath(item: oldFlat - oldSectionStart[oldSection], section: oldSection),
                                 to: IndexPath(item: position, section: sectionIndex)))
                         }
-                    } else {
-                        itemInsertions.append(ItemChange(id: item, indexPath: IndexPath(item: position, section: sectionIndex)))
                     }
                     position += 1
                     newFlat += 1
@@ -107,13 +116,30 @@ extension Changeset {
             }
             let crossSectionMovesEnd = itemMoves.count
             if !candidatesSorted {  // sorted candidates are all in place: no subsequence to find
+                var candidateKeys: [Int] = []
+                var candidatePositions: [Int] = []
+                candidateKeys.reserveCapacity(newFlat - sectionStart)
+                candidatePositions.reserveCapacity(newFlat - sectionStart)
+                for flat in sectionStart..<newFlat {
+                    let packed = oldOfNew[flat]
+                    guard packed >= 0, OldItemPositions<SectionID, ItemID>.section(ofPacked: packed) == sameSection else { continue }
+                    candidateKeys.append(OldItemPositions<SectionID, ItemID>.flat(ofPacked: packed))
+                    candidatePositions.append(flat - sectionStart)
+                }
                 let inPlace = longestIncreasingSubsequence(candidateKeys)
-                let oldSectionIndex = Int(sameSection)
+                // The moved items' identifiers, read in ascending position with a cursor over
+                // the section's chunks.
+                var chunkOrdinal = 0, chunkStart = 0
                 for k in 0..<candidateKeys.count where !inPlace[k] {
+                    let target = candidatePositions[k]
+                    while target - chunkStart >= new.chunks[storage.chunkIDs[chunkOrdinal]].items.count {
+                        chunkStart += new.chunks[storage.chunkIDs[chunkOrdinal]].items.count
+                        chunkOrdinal += 1
+                    }
                     itemMoves.append(ItemMove(
-                        id: candidateIDs[k],
-                        from: IndexPath(item: candidateKeys[k] - oldSectionStart[oldSectionIndex], section: oldSectionIndex),
-                        to: IndexPath(item: candidatePositions[k], section: sectionIndex)))
+                        id: new.chunks[storage.chunkIDs[chunkOrdinal]].items[target - chunkStart],
+                        from: IndexPath(item: candidateKeys[k] - oldSectionStart[sameSection], section: sameSection),
+                        to: IndexPath(item: target, section: sectionIndex)))
                 }
             }
             if crossSectionMovesEnd > sectionMovesStart && itemMoves.count > crossSectionMovesEnd {
@@ -130,9 +156,10 @@ extension Changeset {
             for (sectionIndex, storage) in old.sections.values.enumerated() {
                 var position = 0
                 for chunkID in storage.chunkIDs {
-                    for item in old.chunks[chunkID].items {
+                    let items = old.chunks[chunkID].items
+                    for offset in items.indices {
                         if newFlatOfOld[flat] < 0 {
-                            itemDeletions.append(ItemChange(id: item, indexPath: IndexPath(item: position, section: sectionIndex)))
+                            itemDeletions.append(ItemChange(id: items[offset], indexPath: IndexPath(item: position, section: sectionIndex)))
                         }
                         position += 1
                         flat += 1
@@ -205,6 +232,16 @@ struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
         }
         sectionStart[old.sections.count] = flat
     }
+
+    /// An old item's flat index and section index packed in one `Int` (see ``flat(ofPacked:)``),
+    /// or -1 when it is not in the old snapshot.
+    @inlinable mutating func packedPosition(of item: ItemID) -> Int {
+        guard let (flat, section) = position(of: item) else { return -1 }
+        return Int(section) &<< 40 | flat
+    }
+    /// Flat indices below 2^40, section indices below 2^23.
+    @inlinable static func flat(ofPacked packed: Int) -> Int { packed & (1 &<< 40 &- 1) }
+    @inlinable static func section(ofPacked packed: Int) -> Int { packed &>> 40 }
 
     /// An old item's flat index and section index, or `nil` when it is not in the old snapshot.
     @inlinable mutating func position(of item: ItemID) -> (flat: Int, section: Int32)? {
