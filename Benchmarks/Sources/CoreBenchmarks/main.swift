@@ -135,6 +135,17 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 1 < Comm
     let oldIDs = (0..<100_000).map { _ in UUID() }
     let (newIDs, _) = scenarios[0].make(oldIDs, &profileRNG)
     let old = snapshot(oldIDs)
+    if CommandLine.arguments[flag + 1] == "split" {  // wall-clock medians of the parts
+        let new = snapshot(newIDs)
+        let (times, ratios) = interleaved(runs: 31, [
+            floorBody(oldIDs, newIDs),
+            { blackHole(snapshot(newIDs)) },
+            { blackHole(Changeset(from: old, to: new)) },
+            { blackHole(Changeset(from: old, to: snapshot(newIDs))) },
+        ])
+        print("floor, build, diff, end to end (ms):", times.map { String(format: "%.2f", $0) }, "× floor:", ratios.map { String(format: "%.2f", $0) })
+        exit(0)
+    }
     for _ in 0..<3 {
         switch CommandLine.arguments[flag + 1] {
         case "build": blackHole(snapshot(newIDs))
