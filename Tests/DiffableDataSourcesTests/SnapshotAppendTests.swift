@@ -18,10 +18,9 @@ struct SnapshotAppendTests {
     static func hintsAreExact(_ snapshot: Snapshot<String, Int>) -> Bool {
         for storage in snapshot.sections.values {
             for chunkID in storage.chunkIDs {
-                for (offset, item) in snapshot.chunks[chunkID].items.enumerated() {
-                    guard let slot = snapshot.itemSlots[item],
-                          Snapshot<String, Int>.chunkID(ofSlot: slot) == chunkID,
-                          Snapshot<String, Int>.offsetHint(ofSlot: slot) == offset else { return false }
+                for (offset, item) in snapshot.chunks[chunkID].items.enumerated()
+                where !snapshot._hasExactSlot(item, chunk: chunkID, offset: offset) {
+                    return false
                 }
             }
         }

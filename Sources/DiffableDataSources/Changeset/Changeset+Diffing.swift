@@ -206,7 +206,11 @@ extension Changeset {
 /// dynamic exclusivity checks.)
 @usableFromInline
 struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable> {
-    @usableFromInline let old: Snapshot<SectionID, ItemID>
+    /// The old snapshot's chunks and index.
+    @usableFromInline let chunks: [Snapshot<SectionID, ItemID>.Chunk]
+    @usableFromInline let entries: [UInt64]
+    @usableFromInline let indexBits: Int
+    @usableFromInline let indexCount: Int
     /// Per chunk id: the flat index of its first item.
     @usableFromInline var chunkFlatStart: [Int]
     /// Per chunk id: its section's index.
@@ -217,7 +221,10 @@ struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
     @usableFromInline var repaired: [Int: [ItemID: Int]] = [:]
 
     @inlinable init(_ old: Snapshot<SectionID, ItemID>) {
-        self.old = old
+        chunks = old.chunks
+        entries = old.index.entries
+        indexBits = old.index.bits
+        indexCount = old.index.count
         chunkFlatStart = [Int](repeating: 0, count: old.chunks.count)
         chunkSection = [Int32](repeating: 0, count: old.chunks.count)
         sectionStart = [Int](repeating: 0, count: old.sections.count + 1)
@@ -245,18 +252,31 @@ struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
 
     /// An old item's flat index and section index, or `nil` when it is not in the old snapshot.
     @inlinable mutating func position(of item: ItemID) -> (flat: Int, section: Int32)? {
-        guard let slot = old.itemSlots[item] else { return nil }
-        let chunkID = Snapshot<SectionID, ItemID>.chunkID(ofSlot: slot)
-        let hint = Snapshot<SectionID, ItemID>.offsetHint(ofSlot: slot)
-        guard chunkID >= 0, chunkID < old.chunks.count else { return nil }
-        let hintHolds = old.chunks[chunkID].items.withUnsafeBufferPointer { hint < $0.count && $0[hint] == item }
-        guard let offset = hintHolds ? hint : repairedOffset(of: item, inChunk: chunkID) else { return nil }
-        return (chunkFlatStart[chunkID] &+ offset, chunkSection[chunkID])
+        guard indexCount > 0 else { return nil }
+        let tag = Snapshot<SectionID, ItemID>.tag(of: item)
+        let mask = entries.count &- 1
+        var bucket = ItemIndex.home(ofTag: tag, bits: indexBits)
+        while true {
+            let entry = entries[bucket]
+            if entry == 0 { return nil }
+            if ItemIndex.tag(ofEntry: entry) == tag {
+                let slot = ItemIndex.slot(ofEntry: entry)
+                let chunkID = Snapshot<SectionID, ItemID>.chunkID(ofSlot: slot)
+                let hint = Snapshot<SectionID, ItemID>.offsetHint(ofSlot: slot)
+                if chunkID < chunks.count {
+                    let hintHolds = chunks[chunkID].items.withUnsafeBufferPointer { hint < $0.count && $0[hint] == item }
+                    if let offset = hintHolds ? hint : repairedOffset(of: item, inChunk: chunkID) {
+                        return (chunkFlatStart[chunkID] &+ offset, chunkSection[chunkID])
+                    }
+                }
+            }
+            bucket = (bucket &+ 1) & mask
+        }
     }
 
     @inlinable mutating func repairedOffset(of item: ItemID, inChunk chunkID: Int) -> Int? {
         if let offsets = repaired[chunkID] { return offsets[item] }
-        let items = old.chunks[chunkID].items
+        let items = chunks[chunkID].items
         var offsets = [ItemID: Int](minimumCapacity: items.count)
         for (index, chunkItem) in items.enumerated() { offsets[chunkItem] = index }
         repaired[chunkID] = offsets
