@@ -54,19 +54,22 @@ extension Changeset {
         let oldCount = old.numberOfItems
         let newCount = new.numberOfItems
 
-        // 1. Every new item's old position, in one tight pass: a lookup in the old snapshot's
-        //    own index (item -> chunk and offset hint), so the diff builds no hash table. This
-        //    is the only pass that hashes; the rest works on integers.
+        // 1. Every new item's old position, in one tight pass: a probe of the old snapshot's
+        //    own index with the tag the new snapshot keeps for the item, so the diff builds no
+        //    hash table and hashes nothing. The rest works on integers.
         var oldPositions = OldItemPositions(old)
         let oldSectionStart = oldPositions.sectionStart
         let oldOfNew = [Int](unsafeUninitializedCapacity: newCount) { buffer, initialized in
             var flat = 0
             for storage in new.sections.values {
                 for chunkID in storage.chunkIDs {
-                    new.chunks[chunkID].items.withUnsafeBufferPointer { items in
-                        for item in items where flat < buffer.count {
-                            buffer[flat] = oldPositions.packedPosition(of: item)
-                            flat &+= 1
+                    let chunk = new.chunks[chunkID]
+                    chunk.items.withUnsafeBufferPointer { items in
+                        chunk.tags.withUnsafeBufferPointer { tags in
+                            for offset in 0..<Swift.min(items.count, tags.count) where flat < buffer.count {
+                                buffer[flat] = oldPositions.packedPosition(of: items[offset], tag: tags[offset])
+                                flat &+= 1
+                            }
                         }
                     }
                 }
@@ -242,8 +245,8 @@ struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
 
     /// An old item's flat index and section index packed in one `Int` (see ``flat(ofPacked:)``),
     /// or -1 when it is not in the old snapshot.
-    @inlinable mutating func packedPosition(of item: ItemID) -> Int {
-        guard let (flat, section) = position(of: item) else { return -1 }
+    @inlinable mutating func packedPosition(of item: ItemID, tag: UInt32) -> Int {
+        guard let (flat, section) = position(of: item, tag: tag) else { return -1 }
         return Int(section) &<< 40 | flat
     }
     /// Flat indices below 2^40, section indices below 2^23.
@@ -252,8 +255,12 @@ struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
 
     /// An old item's flat index and section index, or `nil` when it is not in the old snapshot.
     @inlinable mutating func position(of item: ItemID) -> (flat: Int, section: Int32)? {
+        position(of: item, tag: Snapshot<SectionID, ItemID>.tag(of: item))
+    }
+
+    /// The same, for an item whose tag is known.
+    @inlinable mutating func position(of item: ItemID, tag: UInt32) -> (flat: Int, section: Int32)? {
         guard indexCount > 0 else { return nil }
-        let tag = Snapshot<SectionID, ItemID>.tag(of: item)
         let mask = entries.count &- 1
         var bucket = ItemIndex.home(ofTag: tag, bits: indexBits)
         while true {

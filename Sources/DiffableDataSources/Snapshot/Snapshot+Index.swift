@@ -104,12 +104,20 @@ extension Snapshot {
         UInt32(truncatingIfNeeded: UInt64(UInt(bitPattern: item.hashValue)) &>> 32)
     }
 
-    /// The offset of `item` among the first `limit` items of a chunk, trying `hint` first.
-    @inlinable static func offset(of item: ItemID, in chunk: [ItemID], hint: Int, limit: Int) -> Int? {
-        chunk.withUnsafeBufferPointer { items in
+    /// The offset of `item` (whose tag is `tag`) among the first `limit` items of a chunk,
+    /// trying `hint` first, then comparing tags before identifiers.
+    @inlinable static func offset(of item: ItemID, tag: UInt32, in chunk: Chunk, hint: Int, limit: Int) -> Int? {
+        chunk.items.withUnsafeBufferPointer { items in
             let end = Swift.min(limit, items.count)
             if hint < end && items[hint] == item { return hint }
-            return items[..<end].firstIndex(of: item)
+            return chunk.tags.withUnsafeBufferPointer { tags in
+                var offset = 0
+                while offset < end {
+                    if tags[offset] == tag && items[offset] == item { return offset }
+                    offset &+= 1
+                }
+                return nil
+            }
         }
     }
 
@@ -128,7 +136,7 @@ extension Snapshot {
                 let slot = ItemIndex.slot(ofEntry: entry)
                 let chunkID = Self.chunkID(ofSlot: slot)
                 if chunkID < chunks.count,
-                   let offset = Self.offset(of: item, in: chunks[chunkID].items, hint: Self.offsetHint(ofSlot: slot), limit: .max) {
+                   let offset = Self.offset(of: item, tag: tag, in: chunks[chunkID], hint: Self.offsetHint(ofSlot: slot), limit: .max) {
                     return (bucket, chunkID, offset)
                 }
             }
@@ -140,8 +148,8 @@ extension Snapshot {
     @inlinable func isIndexed(_ item: ItemID) -> Bool { indexFind(item) != nil }
 
     /// Indexes an item already stored at `slot` that is known to be new.
-    @inlinable mutating func indexInsertNew(_ item: ItemID, slot: Int) {
-        index.insertUnchecked(tag: Self.tag(of: item), slot: slot)
+    @inlinable mutating func indexInsertNew(tag: UInt32, slot: Int) {
+        index.insertUnchecked(tag: tag, slot: slot)
     }
 
     /// Removes an item's entry; returns the chunk it was indexed to, or `nil` if not indexed.
@@ -154,8 +162,7 @@ extension Snapshot {
 
     /// Points the entry of an item of chunk `from` at `slot` (the item moved to another chunk).
     /// Any entry with the item's tag and chunk will do: they are interchangeable.
-    @inlinable mutating func indexRelocate(_ item: ItemID, from chunkID: Int, to slot: Int) {
-        let tag = Self.tag(of: item)
+    @inlinable mutating func indexRelocate(tag: UInt32, from chunkID: Int, to slot: Int) {
         if index.count > 0 {
             let mask = index.entries.count &- 1
             var bucket = ItemIndex.home(ofTag: tag, bits: index.bits)

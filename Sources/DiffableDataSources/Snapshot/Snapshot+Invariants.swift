@@ -14,6 +14,7 @@ extension Snapshot {
                 guard chunk.section == section else { return "chunk \(chunkID) names the wrong section" }
                 guard !chunk.items.isEmpty else { return "empty chunk \(chunkID) in section \(section)" }
                 guard chunk.items.count <= Self.maximumChunkCount else { return "oversized chunk \(chunkID)" }
+                guard chunk.tags == chunk.items.map(Self.tag(of:)) else { return "chunk \(chunkID) has wrong tags" }
                 // An entry with the item's tag names this chunk (checked without scanning chunks,
                 // so tests can run this after every mutation of large snapshots).
                 for item in chunk.items where !_hasEntry(item, inChunk: chunkID) {

@@ -47,14 +47,14 @@ extension Snapshot {
     }
 
     /// Stores a chunk of items split off chunk `from`, and points their entries at it.
-    @inlinable mutating func allocateChunk(_ items: [ItemID], splitFrom source: Int, in section: SectionID) -> Int {
-        let chunkID = storeChunk(items, in: section)
-        for (offset, item) in items.enumerated() { indexRelocate(item, from: source, to: Self.slot(chunk: chunkID, offset: offset)) }
+    @inlinable mutating func allocateChunk(_ items: [ItemID], tags: [UInt32], splitFrom source: Int, in section: SectionID) -> Int {
+        let chunkID = storeChunk(items, tags: tags, in: section)
+        for (offset, tag) in tags.enumerated() { indexRelocate(tag: tag, from: source, to: Self.slot(chunk: chunkID, offset: offset)) }
         return chunkID
     }
 
     @inlinable mutating func freeChunk(_ chunkID: Int) {
-        chunks[chunkID] = Chunk(items: [], section: nil)
+        chunks[chunkID] = Chunk(items: [], tags: [], section: nil)
         freeChunkIDs.append(chunkID)
     }
 
@@ -93,17 +93,24 @@ extension Snapshot {
             room = Swift.min(count, chunkSize - tailBase)
         }
         let savedChunkCount = chunks.count, savedFreeChunkIDs = freeChunkIDs
-        if room > 0 { chunks[tailID].items.append(contentsOf: UnsafeBufferPointer(rebasing: newItems[0..<room])) }
+        let tags = [UInt32](unsafeUninitializedCapacity: count) { tags, initialized in
+            for position in 0..<count { tags[position] = Self.tag(of: newItems[position]) }  // the one hash per item
+            initialized = count
+        }
+        if room > 0 {
+            chunks[tailID].items.append(contentsOf: UnsafeBufferPointer(rebasing: newItems[0..<room]))
+            chunks[tailID].tags.append(contentsOf: tags[0..<room])
+        }
         var freshIDs: [Int] = []
         freshIDs.reserveCapacity((count - room + chunkSize - 1) / chunkSize)
         var start = room
         while start < count {
             let end = Swift.min(count, start + chunkSize)
-            freshIDs.append(storeChunk(Array(UnsafeBufferPointer(rebasing: newItems[start..<end])), in: section))
+            freshIDs.append(storeChunk(Array(UnsafeBufferPointer(rebasing: newItems[start..<end])), tags: Array(tags[start..<end]), in: section))
             start = end
         }
 
-        // 2. Index: one hash and one probe per item.
+        // 2. Index: one probe per item.
         index.reserve(index.count + count)
         var table = index.entries
         index.entries = []  // `table` is now the only reference: written in place
@@ -122,9 +129,8 @@ extension Snapshot {
                     fresh += 1
                 }
                 for position in start..<end {
-                    let item = newItems[position]
                     let offset = base &+ (position &- start)
-                    let tag = Self.tag(of: item)
+                    let tag = tags[position]
                     var bucket = ItemIndex.home(ofTag: tag, bits: bits)
                     while true {
                         let entry = table[bucket]
@@ -134,7 +140,7 @@ extension Snapshot {
                             let slot = ItemIndex.slot(ofEntry: entry)
                             let other = Self.chunkID(ofSlot: slot)
                             if other < stored.count,
-                               Self.offset(of: item, in: stored[other].items, hint: Self.offsetHint(ofSlot: slot),
+                               Self.offset(of: newItems[position], tag: tag, in: stored[other], hint: Self.offsetHint(ofSlot: slot),
                                            limit: other == chunkID ? offset : .max) != nil {
                                 break claiming
                             }
@@ -159,11 +165,11 @@ extension Snapshot {
                 } else {
                     chunkID = freshIDs[(position - room) / chunkSize]; offset = (position - room) % chunkSize
                 }
-                let entry = ItemIndex.entry(tag: Self.tag(of: newItems[position]), slot: Self.slot(chunk: chunkID, offset: offset))
+                let entry = ItemIndex.entry(tag: tags[position], slot: Self.slot(chunk: chunkID, offset: offset))
                 if let bucket = index.bucket(ofEntry: entry) { index.remove(atBucket: bucket) }
             }
-            if room > 0 { chunks[tailID].items.removeLast(room) }
-            for chunkID in freshIDs where chunkID < savedChunkCount { chunks[chunkID] = Chunk(items: [], section: nil) }
+            if room > 0 { chunks[tailID].items.removeLast(room); chunks[tailID].tags.removeLast(room) }
+            for chunkID in freshIDs where chunkID < savedChunkCount { chunks[chunkID] = Chunk(items: [], tags: [], section: nil) }
             chunks.removeLast(chunks.count - savedChunkCount)
             freeChunkIDs = savedFreeChunkIDs
             try validateNewItems(Array(newItems))  // throws, naming every culprit in order
@@ -177,12 +183,12 @@ extension Snapshot {
 
     /// Stores a chunk whose items the index already points to; returns its id (a freed slot,
     /// last freed first, else a new one at the end).
-    @inlinable mutating func storeChunk(_ items: [ItemID], in section: SectionID) -> Int {
+    @inlinable mutating func storeChunk(_ items: [ItemID], tags: [UInt32], in section: SectionID) -> Int {
         if let reused = freeChunkIDs.popLast() {
-            chunks[reused] = Chunk(items: items, section: section)
+            chunks[reused] = Chunk(items: items, tags: tags, section: section)
             return reused
         }
-        chunks.append(Chunk(items: items, section: section))
+        chunks.append(Chunk(items: items, tags: tags, section: section))
         return chunks.count - 1
     }
 
@@ -192,18 +198,21 @@ extension Snapshot {
     @inlinable mutating func storeInserting(_ newItems: [ItemID], at location: ItemLocation) {
         guard !newItems.isEmpty, var storage = sections[location.section] else { return }
         let chunkID = location.chunkID
+        let newTags = newItems.map(Self.tag(of:))
         chunks[chunkID].items.insert(contentsOf: newItems, at: location.offset)
+        chunks[chunkID].tags.insert(contentsOf: newTags, at: location.offset)
         // The new items get exact offset hints; items after the insertion point keep stale
         // hints, which readers verify.
-        for (k, item) in newItems.enumerated() { indexInsertNew(item, slot: Self.slot(chunk: chunkID, offset: location.offset + k)) }
+        for (k, tag) in newTags.enumerated() { indexInsertNew(tag: tag, slot: Self.slot(chunk: chunkID, offset: location.offset + k)) }
         if chunks[chunkID].items.count > Self.maximumChunkCount {
-            let all = chunks[chunkID].items
+            let all = chunks[chunkID].items, allTags = chunks[chunkID].tags
             chunks[chunkID].items = Array(all[0..<Self.appendChunkCount])
+            chunks[chunkID].tags = Array(allTags[0..<Self.appendChunkCount])
             var pieces: [Int] = []
             var start = Self.appendChunkCount
             while start < all.count {
                 let end = min(all.count, start + Self.appendChunkCount)
-                pieces.append(allocateChunk(Array(all[start..<end]), splitFrom: chunkID, in: location.section))
+                pieces.append(allocateChunk(Array(all[start..<end]), tags: Array(allTags[start..<end]), splitFrom: chunkID, in: location.section))
                 start = end
             }
             storage.chunkIDs.insert(contentsOf: pieces, at: location.chunkOrdinal + 1)
@@ -225,9 +234,21 @@ extension Snapshot {
         for (chunkID, removed) in touchedChunks {
             guard let section = chunks[chunkID].section else { continue }
             if let doomedSet {
-                chunks[chunkID].items.removeAll { doomedSet.contains($0) }
+                // Compact items and tags in step.
+                var chunk = chunks[chunkID]
+                chunks[chunkID] = Chunk(items: [], tags: [], section: nil)  // `chunk` is now unique
+                var kept = 0
+                for offset in chunk.items.indices where !doomedSet.contains(chunk.items[offset]) {
+                    chunk.items.swapAt(kept, offset)
+                    chunk.tags.swapAt(kept, offset)
+                    kept += 1
+                }
+                chunk.items.removeLast(chunk.items.count - kept)
+                chunk.tags.removeLast(chunk.tags.count - kept)
+                chunks[chunkID] = chunk
             } else if let offset = chunks[chunkID].items.firstIndex(of: doomed[0]) {
                 chunks[chunkID].items.remove(at: offset)
+                chunks[chunkID].tags.remove(at: offset)
             }
             sections[section]?.count -= removed
             if chunks[chunkID].items.isEmpty {

@@ -41,9 +41,15 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     @usableFromInline
     struct Chunk: Sendable {
         @usableFromInline var items: [ItemID]
+        /// Each item's index tag (see Snapshot+Index.swift), in step with `items`: a chunk is
+        /// searched by tag before any identifier is compared, and the diff reads a new item's
+        /// tag here instead of hashing it again.
+        @usableFromInline var tags: [UInt32]
         /// The section owning this chunk; `nil` marks a free slot in `chunks`.
         @usableFromInline var section: SectionID?
-        @inlinable init(items: [ItemID], section: SectionID?) { self.items = items; self.section = section }
+        @inlinable init(items: [ItemID], tags: [UInt32], section: SectionID?) {
+            self.items = items; self.tags = tags; self.section = section
+        }
     }
 
     /// The chunks of one section, in order.
