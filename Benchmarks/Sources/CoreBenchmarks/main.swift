@@ -129,11 +129,13 @@ let scenarios: [Scenario] = [
     Scenario(name: "identical") { old, _ in (old, []) },
 ]
 
-// `--profile build|e2e|floor|setup`: run one case a few times and exit, for `valgrind --tool=callgrind`.
+// `--profile build|e2e|floor|setup|split [scenario index]`: run one case a few times and exit, for `valgrind --tool=callgrind`.
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 1 < CommandLine.arguments.count {
     var profileRNG = SystemRandomNumberGenerator()
     let oldIDs = (0..<100_000).map { _ in UUID() }
-    let (newIDs, _) = scenarios[0].make(oldIDs, &profileRNG)
+    // An optional third argument picks the scenario by index (default: DifferenceKit's).
+    let scenarioIndex = CommandLine.arguments.count > flag + 2 ? Int(CommandLine.arguments[flag + 2]) ?? 0 : 0
+    let (newIDs, _) = scenarios[min(max(scenarioIndex, 0), scenarios.count - 1)].make(oldIDs, &profileRNG)
     let old = snapshot(oldIDs)
     if CommandLine.arguments[flag + 1] == "split" {  // wall-clock medians of the parts
         let new = snapshot(newIDs)

@@ -130,17 +130,20 @@ extension Changeset {
                     candidatePositions.append(flat - sectionStart)
                 }
                 let inPlace = longestIncreasingSubsequence(candidateKeys)
+                itemMoves.reserveCapacity(itemMoves.count + inPlace.lazy.filter { !$0 }.count)
                 // The moved items' identifiers, read in ascending position with a cursor over
                 // the section's chunks.
                 var chunkOrdinal = 0, chunkStart = 0
+                var chunkItems = storage.chunkIDs.isEmpty ? [] : new.chunks[storage.chunkIDs[0]].items
                 for k in 0..<candidateKeys.count where !inPlace[k] {
                     let target = candidatePositions[k]
-                    while target - chunkStart >= new.chunks[storage.chunkIDs[chunkOrdinal]].items.count {
-                        chunkStart += new.chunks[storage.chunkIDs[chunkOrdinal]].items.count
+                    while target - chunkStart >= chunkItems.count && chunkOrdinal + 1 < storage.chunkIDs.count {
+                        chunkStart += chunkItems.count
                         chunkOrdinal += 1
+                        chunkItems = new.chunks[storage.chunkIDs[chunkOrdinal]].items
                     }
                     itemMoves.append(ItemMove(
-                        id: new.chunks[storage.chunkIDs[chunkOrdinal]].items[target - chunkStart],
+                        id: chunkItems[target - chunkStart],
                         from: IndexPath(item: candidateKeys[k] - oldSectionStart[sameSection], section: sameSection),
                         to: IndexPath(item: target, section: sectionIndex)))
                 }
