@@ -101,7 +101,8 @@ struct ItemIndex: Sendable {
 extension Snapshot {
     /// The high 32 bits of an item's hash value (the process-wide seed, so snapshots agree).
     @inlinable static func tag(of item: ItemID) -> UInt32 {
-        UInt32(truncatingIfNeeded: UInt64(UInt(bitPattern: item.hashValue)) &>> 32)
+        let hash = UInt64(truncatingIfNeeded: UInt(bitPattern: item.hashValue))
+        return UInt32(truncatingIfNeeded: Int.bitWidth == 64 ? hash &>> 32 : hash)
     }
 
     /// The offset of `item` (whose tag is `tag`) among the first `limit` items of a chunk,
