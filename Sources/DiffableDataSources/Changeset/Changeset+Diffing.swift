@@ -54,46 +54,27 @@ extension Changeset {
         let oldCount = old.numberOfItems
         let newCount = new.numberOfItems
 
-        // 1. Old items are found through the old snapshot's own index (item -> chunk and offset
-        //    hint), so the diff builds no hash table: per chunk, its first flat index and section.
-        var chunkFlatStart = [Int](repeating: 0, count: old.chunks.count)
-        var chunkSection = [Int32](repeating: 0, count: old.chunks.count)
-        var oldSectionStart = [Int](repeating: 0, count: old.sections.count + 1)
-        var flat = 0
-        for (sectionIndex, storage) in old.sections.values.enumerated() {
-            oldSectionStart[sectionIndex] = flat
-            for chunkID in storage.chunkIDs {
-                chunkFlatStart[chunkID] = flat
-                chunkSection[chunkID] = Int32(sectionIndex)
-                flat += old.chunks[chunkID].items.count
-            }
-        }
-        oldSectionStart[old.sections.count] = flat
-
-        /// An old item's flat index and section index, or `nil` when it is not in `old`.
-        /// Offset hints go stale after edits in the middle of a chunk; the first stale hint
-        /// met in a chunk indexes that chunk once, so a snapshot edited many times costs at
-        /// most one hash per old item, never a chunk scan per item.
-        var repaired: [Int: [ItemID: Int]] = [:]
-        func oldPosition(_ item: ItemID) -> (flat: Int, section: Int32)? {
-            guard let slot = old.itemSlots[item] else { return nil }
-            let chunkID = Snapshot<SectionID, ItemID>.chunkID(ofSlot: slot)
-            let hint = Snapshot<SectionID, ItemID>.offsetHint(ofSlot: slot)
-            guard chunkID >= 0, chunkID < old.chunks.count else { return nil }
-            let hintHolds = old.chunks[chunkID].items.withUnsafeBufferPointer { hint < $0.count && $0[hint] == item }
-            let offset: Int
-            if hintHolds {
-                offset = hint
-            } else {
-                if repaired[chunkID] == nil {
-                    var offsets = [ItemID: Int](minimumCapacity: old.chunks[chunkID].items.count)
-                    for (index, chunkItem) in old.chunks[chunkID].items.enumerated() { offsets[chunkItem] = index }
-                    repaired[chunkID] = offsets
+        // 1. Every new item's old position, in one tight pass: a probe of the old snapshot's
+        //    own index with the tag the new snapshot keeps for the item, so the diff builds no
+        //    hash table and hashes nothing. The rest works on integers.
+        var oldPositions = OldItemPositions(old)
+        let oldSectionStart = oldPositions.sectionStart
+        let oldOfNew = [Int](unsafeUninitializedCapacity: newCount) { buffer, initialized in
+            var flat = 0
+            for storage in new.sections.values {
+                for chunkID in storage.chunkIDs {
+                    let chunk = new.chunks[chunkID]
+                    chunk.items.withUnsafeBufferPointer { items in
+                        chunk.tags.withUnsafeBufferPointer { tags in
+                            for offset in 0..<Swift.min(items.count, tags.count) where flat < buffer.count {
+                                buffer[flat] = oldPositions.packedPosition(of: items[offset], tag: tags[offset])
+                                flat &+= 1
+                            }
+                        }
+                    }
                 }
-                guard let found = repaired[chunkID]?[item] else { return nil }
-                offset = found
             }
-            return (chunkFlatStart[chunkID] + offset, chunkSection[chunkID])
+            initialized = flat
         }
 
         // The old index of each new section, or -1 when the section is new.
@@ -103,40 +84,34 @@ extension Changeset {
         //    candidates for staying in place (same section identity), whose LIS stays put.
         var newFlatOfOld = [Int](repeating: -1, count: oldCount)
         var newSectionStart = [Int](repeating: 0, count: new.sections.count + 1)
-        var candidateKeys: [Int] = []
-        var candidatePositions: [Int] = []
-        var candidateIDs: [ItemID] = []
         var newFlat = 0
         for (sectionIndex, storage) in new.sections.values.enumerated() {
             newSectionStart[sectionIndex] = newFlat
-            let sameSection = Int32(truncatingIfNeeded: oldSectionOfNew[sectionIndex])
-            let hasOldSelf = oldSectionOfNew[sectionIndex] >= 0
-            candidateKeys.removeAll(keepingCapacity: true)
-            candidatePositions.removeAll(keepingCapacity: true)
-            candidateIDs.removeAll(keepingCapacity: true)
+            let sectionStart = newFlat
+            let sameSection = oldSectionOfNew[sectionIndex]
             let sectionMovesStart = itemMoves.count
             var candidatesSorted = true
             var lastCandidateKey = -1
             var position = 0
             for chunkID in storage.chunkIDs {
-                for item in new.chunks[chunkID].items {
-                    if let (oldFlat, oldSection) = oldPosition(item) {
+                let items = new.chunks[chunkID].items
+                for offset in items.indices where newFlat < oldOfNew.count {
+                    let packed = oldOfNew[newFlat]
+                    if packed < 0 {
+                        itemInsertions.append(ItemChange(id: items[offset], indexPath: IndexPath(item: position, section: sectionIndex)))
+                    } else {
+                        let oldFlat = OldItemPositions<SectionID, ItemID>.flat(ofPacked: packed)
+                        let oldSection = OldItemPositions<SectionID, ItemID>.section(ofPacked: packed)
                         newFlatOfOld[oldFlat] = newFlat
-                        if hasOldSelf && oldSection == sameSection {
+                        if oldSection == sameSection {
                             if oldFlat < lastCandidateKey { candidatesSorted = false }
                             lastCandidateKey = oldFlat
-                            candidateKeys.append(oldFlat)
-                            candidatePositions.append(position)
-                            candidateIDs.append(item)
                         } else {
-                            let oldSectionIndex = Int(oldSection)
                             itemMoves.append(ItemMove(
-                                id: item,
-                                from: IndexPath(item: oldFlat - oldSectionStart[oldSectionIndex], section: oldSectionIndex),
+                                id: items[offset],
+                                from: IndexPath(item: oldFlat - oldSectionStart[oldSection], section: oldSection),
                                 to: IndexPath(item: position, section: sectionIndex)))
                         }
-                    } else {
-                        itemInsertions.append(ItemChange(id: item, indexPath: IndexPath(item: position, section: sectionIndex)))
                     }
                     position += 1
                     newFlat += 1
@@ -144,13 +119,33 @@ extension Changeset {
             }
             let crossSectionMovesEnd = itemMoves.count
             if !candidatesSorted {  // sorted candidates are all in place: no subsequence to find
+                var candidateKeys: [Int] = []
+                var candidatePositions: [Int] = []
+                candidateKeys.reserveCapacity(newFlat - sectionStart)
+                candidatePositions.reserveCapacity(newFlat - sectionStart)
+                for flat in sectionStart..<newFlat {
+                    let packed = oldOfNew[flat]
+                    guard packed >= 0, OldItemPositions<SectionID, ItemID>.section(ofPacked: packed) == sameSection else { continue }
+                    candidateKeys.append(OldItemPositions<SectionID, ItemID>.flat(ofPacked: packed))
+                    candidatePositions.append(flat - sectionStart)
+                }
                 let inPlace = longestIncreasingSubsequence(candidateKeys)
-                let oldSectionIndex = Int(sameSection)
+                itemMoves.reserveCapacity(itemMoves.count + inPlace.lazy.filter { !$0 }.count)
+                // The moved items' identifiers, read in ascending position with a cursor over
+                // the section's chunks.
+                var chunkOrdinal = 0, chunkStart = 0
+                var chunkItems = storage.chunkIDs.isEmpty ? [] : new.chunks[storage.chunkIDs[0]].items
                 for k in 0..<candidateKeys.count where !inPlace[k] {
+                    let target = candidatePositions[k]
+                    while target - chunkStart >= chunkItems.count && chunkOrdinal + 1 < storage.chunkIDs.count {
+                        chunkStart += chunkItems.count
+                        chunkOrdinal += 1
+                        chunkItems = new.chunks[storage.chunkIDs[chunkOrdinal]].items
+                    }
                     itemMoves.append(ItemMove(
-                        id: candidateIDs[k],
-                        from: IndexPath(item: candidateKeys[k] - oldSectionStart[oldSectionIndex], section: oldSectionIndex),
-                        to: IndexPath(item: candidatePositions[k], section: sectionIndex)))
+                        id: chunkItems[target - chunkStart],
+                        from: IndexPath(item: candidateKeys[k] - oldSectionStart[sameSection], section: sameSection),
+                        to: IndexPath(item: target, section: sectionIndex)))
                 }
             }
             if crossSectionMovesEnd > sectionMovesStart && itemMoves.count > crossSectionMovesEnd {
@@ -163,13 +158,14 @@ extension Changeset {
         // 3. Deletions: old items that no new item claimed, in old order.
         let survivors = newCount - itemInsertions.count
         if survivors < oldCount {
-            flat = 0
+            var flat = 0
             for (sectionIndex, storage) in old.sections.values.enumerated() {
                 var position = 0
                 for chunkID in storage.chunkIDs {
-                    for item in old.chunks[chunkID].items {
+                    let items = old.chunks[chunkID].items
+                    for offset in items.indices {
                         if newFlatOfOld[flat] < 0 {
-                            itemDeletions.append(ItemChange(id: item, indexPath: IndexPath(item: position, section: sectionIndex)))
+                            itemDeletions.append(ItemChange(id: items[offset], indexPath: IndexPath(item: position, section: sectionIndex)))
                         }
                         position += 1
                         flat += 1
@@ -178,17 +174,21 @@ extension Changeset {
             }
         }
 
-        // 4. Reloads and reconfigures of surviving items.
-        func update(_ id: ItemID) -> ItemMove? {
-            guard let (oldFlat, section) = oldPosition(id), case let target = newFlatOfOld[oldFlat], target >= 0 else { return nil }
-            let oldSection = Int(section)
-            let newSection = Self.section(containing: target, starts: newSectionStart)
-            return ItemMove(id: id,
-                            from: IndexPath(item: oldFlat - oldSectionStart[oldSection], section: oldSection),
-                            to: IndexPath(item: target - newSectionStart[newSection], section: newSection))
+        // 4. Reloads and reconfigures of surviving items (plain loops: a closure capturing
+        //    `oldPositions` would box it).
+        for (marked, reconfigure) in [(new.reloadedItems, false), (new.reconfiguredItems, true)] where !marked.isEmpty {
+            var updates: [ItemMove] = []
+            updates.reserveCapacity(marked.count)
+            for id in marked {
+                guard let (oldFlat, section) = oldPositions.position(of: id), case let target = newFlatOfOld[oldFlat], target >= 0 else { continue }
+                let oldSection = Int(section)
+                let newSection = Self.section(containing: target, starts: newSectionStart)
+                updates.append(ItemMove(id: id,
+                                        from: IndexPath(item: oldFlat - oldSectionStart[oldSection], section: oldSection),
+                                        to: IndexPath(item: target - newSectionStart[newSection], section: newSection)))
+            }
+            if reconfigure { itemReconfigures = updates } else { itemReloads = updates }
         }
-        itemReloads = new.reloadedItems.compactMap(update)
-        itemReconfigures = new.reconfiguredItems.compactMap(update)
     }
 
     /// The section whose flat range contains `flat` (binary search over section starts).
@@ -199,5 +199,97 @@ extension Changeset {
             if starts[mid] <= flat { low = mid } else { high = mid - 1 }
         }
         return low
+    }
+}
+
+/// Where an old item is, as a flat index (sections concatenated) and a section index, found
+/// through the old snapshot's own index: one hash lookup and a check of the offset hint.
+///
+/// Offset hints go stale after edits in the middle of a chunk; the first stale hint met in a
+/// chunk indexes that chunk once, so a snapshot edited many times costs at most one hash per
+/// old item, never a chunk scan per item. (A struct with a mutating method rather than a
+/// closure capturing the repair table: a captured `var` is boxed and every call would pay
+/// dynamic exclusivity checks.)
+@usableFromInline
+struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable> {
+    /// The old snapshot's chunks and index.
+    @usableFromInline let chunks: [Snapshot<SectionID, ItemID>.Chunk]
+    @usableFromInline let entries: [UInt64]
+    @usableFromInline let indexBits: Int
+    @usableFromInline let indexCount: Int
+    /// Per chunk id: the flat index of its first item.
+    @usableFromInline var chunkFlatStart: [Int]
+    /// Per chunk id: its section's index.
+    @usableFromInline var chunkSection: [Int32]
+    /// Per section index: the flat index of its first item; one more entry holds the total.
+    @usableFromInline var sectionStart: [Int]
+    /// Exact offsets of the items of chunks whose hints were found stale.
+    @usableFromInline var repaired: [Int: [ItemID: Int]] = [:]
+
+    @inlinable init(_ old: Snapshot<SectionID, ItemID>) {
+        chunks = old.chunks
+        entries = old.index.entries
+        indexBits = old.index.bits
+        indexCount = old.index.count
+        chunkFlatStart = [Int](repeating: 0, count: old.chunks.count)
+        chunkSection = [Int32](repeating: 0, count: old.chunks.count)
+        sectionStart = [Int](repeating: 0, count: old.sections.count + 1)
+        var flat = 0
+        for (sectionIndex, storage) in old.sections.values.enumerated() {
+            sectionStart[sectionIndex] = flat
+            for chunkID in storage.chunkIDs {
+                chunkFlatStart[chunkID] = flat
+                chunkSection[chunkID] = Int32(truncatingIfNeeded: sectionIndex)
+                flat += old.chunks[chunkID].items.count
+            }
+        }
+        sectionStart[old.sections.count] = flat
+    }
+
+    /// An old item's flat index and section index packed in one `Int` (see ``flat(ofPacked:)``),
+    /// or -1 when it is not in the old snapshot.
+    @inlinable mutating func packedPosition(of item: ItemID, tag: UInt32) -> Int {
+        guard let (flat, section) = position(of: item, tag: tag) else { return -1 }
+        return Int(section) &<< 40 | flat
+    }
+    /// Flat indices below 2^40, section indices below 2^23.
+    @inlinable static func flat(ofPacked packed: Int) -> Int { packed & (1 &<< 40 &- 1) }
+    @inlinable static func section(ofPacked packed: Int) -> Int { packed &>> 40 }
+
+    /// An old item's flat index and section index, or `nil` when it is not in the old snapshot.
+    @inlinable mutating func position(of item: ItemID) -> (flat: Int, section: Int32)? {
+        position(of: item, tag: Snapshot<SectionID, ItemID>.tag(of: item))
+    }
+
+    /// The same, for an item whose tag is known.
+    @inlinable mutating func position(of item: ItemID, tag: UInt32) -> (flat: Int, section: Int32)? {
+        guard indexCount > 0 else { return nil }
+        let mask = entries.count &- 1
+        var bucket = ItemIndex.home(ofTag: tag, bits: indexBits)
+        while true {
+            let entry = entries[bucket]
+            if entry == 0 { return nil }
+            if ItemIndex.tag(ofEntry: entry) == tag {
+                let slot = ItemIndex.slot(ofEntry: entry)
+                let chunkID = Snapshot<SectionID, ItemID>.chunkID(ofSlot: slot)
+                let hint = Snapshot<SectionID, ItemID>.offsetHint(ofSlot: slot)
+                if chunkID < chunks.count {
+                    let hintHolds = chunks[chunkID].items.withUnsafeBufferPointer { hint < $0.count && $0[hint] == item }
+                    if let offset = hintHolds ? hint : repairedOffset(of: item, inChunk: chunkID) {
+                        return (chunkFlatStart[chunkID] &+ offset, chunkSection[chunkID])
+                    }
+                }
+            }
+            bucket = (bucket &+ 1) & mask
+        }
+    }
+
+    @inlinable mutating func repairedOffset(of item: ItemID, inChunk chunkID: Int) -> Int? {
+        if let offsets = repaired[chunkID] { return offsets[item] }
+        let items = chunks[chunkID].items
+        var offsets = [ItemID: Int](minimumCapacity: items.count)
+        for (index, chunkItem) in items.enumerated() { offsets[chunkItem] = index }
+        repaired[chunkID] = offsets
+        return offsets[item]
     }
 }

@@ -11,18 +11,32 @@ extension Snapshot {
     /// - Throws: ``SnapshotError/noSectionToAppendTo`` when there is no section,
     ///   ``SnapshotError/unknownSections(_:)`` for an unknown section, and
     ///   ``SnapshotError/duplicateItems(_:)`` for identifiers already present or repeated.
-    /// - Complexity: O(k) for k items.
+    /// - Complexity: O(k) for k items, about one hash insertion each.
     @inlinable public mutating func appendItems(_ identifiers: [ItemID], toSection section: SectionID? = nil) throws(SnapshotError) {
-        let target: SectionID
+        try appendNewItems(identifiers, to: appendTarget(section))
+    }
+
+    /// Adds the items of any sequence at the end of a section, or of the last section when
+    /// `section` is `nil`, without building an intermediate array:
+    ///
+    /// ```swift
+    /// try snapshot.appendItems(mountains.lazy.map(\.id), toSection: .main)
+    /// ```
+    /// The sequence is iterated once. It throws the same errors as the array form, and a
+    /// throwing call leaves the snapshot exactly as it was.
+    /// - Complexity: O(k) for k items, about one hash insertion each.
+    @inlinable public mutating func appendItems<Identifiers: Sequence<ItemID>>(_ identifiers: Identifiers, toSection section: SectionID? = nil) throws(SnapshotError) {
+        try appendNewItems(identifiers, to: appendTarget(section))
+    }
+
+    /// The section an append goes to: `section` if it exists, else the last one.
+    @inlinable func appendTarget(_ section: SectionID?) throws(SnapshotError) -> SectionID {
         if let section {
             guard sections[section] != nil else { throw .unknownSections(of: [section]) }
-            target = section
-        } else {
-            guard let last = sections.keys.last else { throw .noSectionToAppendTo }
-            target = last
+            return section
         }
-        try claimNewItems(identifiers)
-        storeAppending(identifiers, to: target)
+        guard let last = sections.keys.last else { throw .noSectionToAppendTo }
+        return last
     }
 
     /// Inserts items, in order, before an existing item (in that item's section).

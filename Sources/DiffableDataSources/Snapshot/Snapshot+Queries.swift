@@ -9,7 +9,7 @@ import Foundation
 
 extension Snapshot {
     /// The number of items in all sections. - Complexity: O(1).
-    public var numberOfItems: Int { itemSlots.count }
+    public var numberOfItems: Int { index.count }
 
     /// The number of sections. - Complexity: O(1).
     public var numberOfSections: Int { sections.count }
@@ -45,8 +45,8 @@ extension Snapshot {
 
     /// The section that contains an item, or `nil`. - Complexity: expected O(1).
     @inlinable public func sectionIdentifier(containingItem identifier: ItemID) -> SectionID? {
-        guard let slot = itemSlots[identifier] else { return nil }
-        return chunks[Self.chunkID(ofSlot: slot)].section
+        guard let (_, chunkID, _) = indexFind(identifier) else { return nil }
+        return chunks[chunkID].section
     }
 
     /// An item's index among all items of the snapshot (sections concatenated), or `nil`.
@@ -88,7 +88,7 @@ extension Snapshot {
     }
 
     /// Whether the snapshot contains an item. - Complexity: expected O(1).
-    @inlinable public func contains(item identifier: ItemID) -> Bool { itemSlots[identifier] != nil }
+    @inlinable public func contains(item identifier: ItemID) -> Bool { isIndexed(identifier) }
 
     /// Whether the snapshot contains a section. - Complexity: expected O(1).
     @inlinable public func contains(section identifier: SectionID) -> Bool { sections[identifier] != nil }

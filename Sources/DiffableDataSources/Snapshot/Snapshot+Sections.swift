@@ -51,7 +51,7 @@ extension Snapshot {
             var removed: [ItemID] = []
             removed.reserveCapacity(storage.count)
             for chunkID in storage.chunkIDs {
-                for item in chunks[chunkID].items { itemSlots.removeValue(forKey: item) }
+                for item in chunks[chunkID].items { _ = indexRemove(item) }
                 removed.append(contentsOf: chunks[chunkID].items)
                 freeChunk(chunkID)
             }

@@ -21,22 +21,11 @@ extension Snapshot {
     /// - Complexity: Expected O(1) hash lookup, plus a scan of one chunk and of the
     ///   section's chunk list.
     @inlinable func location(of item: ItemID) -> ItemLocation? {
-        guard let slot = itemSlots[item], let (chunkID, offset) = resolve(item, slot: slot),
+        guard let (_, chunkID, offset) = indexFind(item),
               let section = chunks[chunkID].section,
               let ordinal = sections[section]?.chunkIDs.firstIndex(of: chunkID)
         else { return nil }
         return ItemLocation(section: section, chunkID: chunkID, chunkOrdinal: ordinal, offset: offset)
-    }
-
-    /// An item's chunk and exact offset from its slot: the hint when it is still right,
-    /// otherwise a scan of that chunk. - Complexity: O(1) with a valid hint, else O(chunk).
-    @inlinable func resolve(_ item: ItemID, slot: Int) -> (chunkID: Int, offset: Int)? {
-        let chunkID = Self.chunkID(ofSlot: slot), hint = Self.offsetHint(ofSlot: slot)
-        guard chunkID >= 0, chunkID < chunks.count else { return nil }
-        return chunks[chunkID].items.withUnsafeBufferPointer { items in
-            if hint < items.count && items[hint] == item { return (chunkID, hint) }
-            return items.firstIndex(of: item).map { (chunkID, $0) }
-        }
     }
 
     /// The index of a located item within its section.
@@ -57,44 +46,150 @@ extension Snapshot {
         return result
     }
 
-    @inlinable mutating func allocateChunk(_ items: [ItemID], in section: SectionID) -> Int {
-        let chunkID: Int
-        if let reused = freeChunkIDs.popLast() {
-            chunkID = reused
-            chunks[reused] = Chunk(items: items, section: section)
-        } else {
-            chunkID = chunks.count
-            chunks.append(Chunk(items: items, section: section))
-        }
-        for (offset, item) in items.enumerated() { itemSlots[item] = Self.slot(chunk: chunkID, offset: offset) }
+    /// Stores a chunk of items split off chunk `from`, and points their entries at it.
+    @inlinable mutating func allocateChunk(_ items: [ItemID], tags: [UInt32], splitFrom source: Int, in section: SectionID) -> Int {
+        let chunkID = storeChunk(items, tags: tags, in: section)
+        for (offset, tag) in tags.enumerated() { indexRelocate(tag: tag, from: source, to: Self.slot(chunk: chunkID, offset: offset)) }
         return chunkID
     }
 
     @inlinable mutating func freeChunk(_ chunkID: Int) {
-        chunks[chunkID] = Chunk(items: [], section: nil)
+        chunks[chunkID] = Chunk(items: [], tags: [], section: nil)
         freeChunkIDs.append(chunkID)
     }
 
-    /// Appends already-validated items to the end of a section.
+    /// Appends new items to the end of a section at one hash and one index insertion per
+    /// item. The items are stored first (the rest of the section's last chunk, then fresh
+    /// chunks), then each is indexed; the probe that finds its bucket also meets any entry
+    /// for the same item, already in the snapshot or earlier in the call.
+    ///
+    /// On a duplicate the index and the chunks are rolled back and
+    /// ``SnapshotError/duplicateItems(_:)`` thrown naming every culprit, leaving the snapshot
+    /// exactly as it was.
     /// - Complexity: O(k) for k items.
-    @inlinable mutating func storeAppending(_ newItems: [ItemID], to section: SectionID) {
+    @inlinable mutating func appendNewItems<Items: Sequence<ItemID>>(_ newItems: Items, to section: SectionID) throws(SnapshotError) {
+        var contiguousFailure: SnapshotError?
+        let done: Void? = newItems.withContiguousStorageIfAvailable { buffer in
+            do throws(SnapshotError) { try appendNewItems(buffer: buffer, to: section) } catch { contiguousFailure = error }
+        }
+        if let contiguousFailure { throw contiguousFailure }
+        if done != nil { return }
+        try Array(newItems).withUnsafeBufferPointer { buffer throws(SnapshotError) in
+            try appendNewItems(buffer: buffer, to: section)
+        }
+    }
+
+    /// ``appendNewItems(_:to:)`` for items in contiguous memory.
+    @inlinable mutating func appendNewItems(buffer newItems: UnsafeBufferPointer<ItemID>, to section: SectionID) throws(SnapshotError) {
         guard !newItems.isEmpty, var storage = sections[section] else { return }
-        var start = 0
-        if let last = storage.chunkIDs.last, chunks[last].items.count < Self.appendChunkCount {
-            let room = Self.appendChunkCount - chunks[last].items.count
-            let end = min(newItems.count, room)
-            let base = chunks[last].items.count
-            chunks[last].items.append(contentsOf: newItems[0..<end])
-            for (offset, item) in newItems[0..<end].enumerated() { itemSlots[item] = Self.slot(chunk: last, offset: base + offset) }
+        let chunkSize = Self.appendChunkCount
+        let count = newItems.count
+
+        // 1. Store: fill the last chunk, then fresh chunks, one bulk copy each.
+        var tailID = -1, tailBase = 0, room = 0
+        if let last = storage.chunkIDs.last, chunks[last].items.count < chunkSize {
+            tailID = last
+            tailBase = chunks[last].items.count
+            room = Swift.min(count, chunkSize - tailBase)
+        }
+        let savedChunkCount = chunks.count, savedFreeChunkIDs = freeChunkIDs
+        let tags = [UInt32](unsafeUninitializedCapacity: count) { tags, initialized in
+            for position in 0..<count { tags[position] = Self.tag(of: newItems[position]) }  // the one hash per item
+            initialized = count
+        }
+        if room > 0 {
+            chunks[tailID].items.append(contentsOf: UnsafeBufferPointer(rebasing: newItems[0..<room]))
+            chunks[tailID].tags.append(contentsOf: tags[0..<room])
+        }
+        var freshIDs: [Int] = []
+        freshIDs.reserveCapacity((count - room + chunkSize - 1) / chunkSize)
+        var start = room
+        while start < count {
+            let end = Swift.min(count, start + chunkSize)
+            freshIDs.append(storeChunk(Array(UnsafeBufferPointer(rebasing: newItems[start..<end])), tags: Array(tags[start..<end]), in: section))
             start = end
         }
-        while start < newItems.count {
-            let end = min(newItems.count, start + Self.appendChunkCount)
-            storage.chunkIDs.append(allocateChunk(Array(newItems[start..<end]), in: section))
-            start = end
+
+        // 2. Index: one probe per item.
+        index.reserve(index.count + count)
+        var table = index.entries
+        index.entries = []  // `table` is now the only reference: written in place
+        let bits = index.bits
+        let stored = chunks
+        var claimed = 0
+        table.withUnsafeMutableBufferPointer { table in
+            let mask = table.count &- 1
+            var start = 0, fresh = 0
+            claiming: while start < count {
+                let chunkID: Int, end: Int, base: Int
+                if start < room {
+                    chunkID = tailID; end = room; base = tailBase
+                } else {
+                    chunkID = freshIDs[fresh]; end = Swift.min(count, start + chunkSize); base = 0
+                    fresh += 1
+                }
+                for position in start..<end {
+                    let offset = base &+ (position &- start)
+                    let tag = tags[position]
+                    var bucket = ItemIndex.home(ofTag: tag, bits: bits)
+                    while true {
+                        let entry = table[bucket]
+                        if entry == 0 { break }
+                        if ItemIndex.tag(ofEntry: entry) == tag {
+                            // The same item if its chunk holds it among the items indexed so far.
+                            let slot = ItemIndex.slot(ofEntry: entry)
+                            let other = Self.chunkID(ofSlot: slot)
+                            if other < stored.count,
+                               Self.offset(of: newItems[position], tag: tag, in: stored[other], hint: Self.offsetHint(ofSlot: slot),
+                                           limit: other == chunkID ? offset : .max) != nil {
+                                break claiming
+                            }
+                        }
+                        bucket = (bucket &+ 1) & mask
+                    }
+                    table[bucket] = ItemIndex.entry(tag: tag, slot: Self.slot(chunk: chunkID, offset: offset))
+                    claimed &+= 1
+                }
+                start = end
+            }
         }
-        storage.count += newItems.count
+        index.entries = table
+        index.count += claimed
+
+        if claimed < count {
+            // 3. A duplicate: remove the entries made, then the stored items.
+            for position in 0..<claimed {
+                let chunkID: Int, offset: Int
+                if position < room {
+                    chunkID = tailID; offset = tailBase + position
+                } else {
+                    chunkID = freshIDs[(position - room) / chunkSize]; offset = (position - room) % chunkSize
+                }
+                let entry = ItemIndex.entry(tag: tags[position], slot: Self.slot(chunk: chunkID, offset: offset))
+                if let bucket = index.bucket(ofEntry: entry) { index.remove(atBucket: bucket) }
+            }
+            if room > 0 { chunks[tailID].items.removeLast(room); chunks[tailID].tags.removeLast(room) }
+            for chunkID in freshIDs where chunkID < savedChunkCount { chunks[chunkID] = Chunk(items: [], tags: [], section: nil) }
+            chunks.removeLast(chunks.count - savedChunkCount)
+            freeChunkIDs = savedFreeChunkIDs
+            try validateNewItems(Array(newItems))  // throws, naming every culprit in order
+            throw .duplicateItems(of: [newItems[claimed]])
+        }
+
+        storage.chunkIDs.append(contentsOf: freshIDs)
+        storage.count += count
         sections[section] = storage
+    }
+
+    /// Stores a chunk whose items the index already points to; returns its id (a freed slot,
+    /// last freed first, else a new one at the end).
+    @inlinable mutating func storeChunk(_ items: [ItemID], tags: [UInt32], in section: SectionID) -> Int {
+        if let reused = freeChunkIDs.popLast() {
+            chunks[reused] = Chunk(items: items, tags: tags, section: section)
+            return reused
+        }
+        chunks.append(Chunk(items: items, tags: tags, section: section))
+        return chunks.count - 1
     }
 
     /// Inserts already-validated items into a chunk at an offset, splitting the chunk if it
@@ -103,26 +198,24 @@ extension Snapshot {
     @inlinable mutating func storeInserting(_ newItems: [ItemID], at location: ItemLocation) {
         guard !newItems.isEmpty, var storage = sections[location.section] else { return }
         let chunkID = location.chunkID
+        let newTags = newItems.map(Self.tag(of:))
         chunks[chunkID].items.insert(contentsOf: newItems, at: location.offset)
+        chunks[chunkID].tags.insert(contentsOf: newTags, at: location.offset)
+        // The new items get exact offset hints; items after the insertion point keep stale
+        // hints, which readers verify.
+        for (k, tag) in newTags.enumerated() { indexInsertNew(tag: tag, slot: Self.slot(chunk: chunkID, offset: location.offset + k)) }
         if chunks[chunkID].items.count > Self.maximumChunkCount {
-            let all = chunks[chunkID].items
+            let all = chunks[chunkID].items, allTags = chunks[chunkID].tags
             chunks[chunkID].items = Array(all[0..<Self.appendChunkCount])
+            chunks[chunkID].tags = Array(allTags[0..<Self.appendChunkCount])
             var pieces: [Int] = []
             var start = Self.appendChunkCount
             while start < all.count {
                 let end = min(all.count, start + Self.appendChunkCount)
-                pieces.append(allocateChunk(Array(all[start..<end]), in: location.section))
+                pieces.append(allocateChunk(Array(all[start..<end]), tags: Array(allTags[start..<end]), splitFrom: chunkID, in: location.section))
                 start = end
             }
             storage.chunkIDs.insert(contentsOf: pieces, at: location.chunkOrdinal + 1)
-        }
-        // New items that stayed in this chunk get exact offset hints (a split re-indexed what it
-        // moved); items after the insertion point keep stale hints, which readers verify.
-        let stayed = chunks[chunkID].items.count
-        if location.offset < stayed {
-            for offset in location.offset..<min(location.offset + newItems.count, stayed) {
-                itemSlots[chunks[chunkID].items[offset]] = Self.slot(chunk: chunkID, offset: offset)
-            }
         }
         storage.count += newItems.count
         sections[location.section] = storage
@@ -134,16 +227,28 @@ extension Snapshot {
         guard !doomed.isEmpty else { return }
         var touchedChunks: [Int: Int] = [:]  // chunk id -> items removed from it
         for item in doomed {
-            if let slot = itemSlots.removeValue(forKey: item) { touchedChunks[Self.chunkID(ofSlot: slot), default: 0] += 1 }
+            if let chunkID = indexRemove(item) { touchedChunks[chunkID, default: 0] += 1 }
         }
         let doomedSet: Set<ItemID>? = doomed.count > 1 ? Set(doomed) : nil
         var emptiedBySection: [SectionID: Set<Int>] = [:]
         for (chunkID, removed) in touchedChunks {
             guard let section = chunks[chunkID].section else { continue }
             if let doomedSet {
-                chunks[chunkID].items.removeAll { doomedSet.contains($0) }
+                // Compact items and tags in step.
+                var chunk = chunks[chunkID]
+                chunks[chunkID] = Chunk(items: [], tags: [], section: nil)  // `chunk` is now unique
+                var kept = 0
+                for offset in chunk.items.indices where !doomedSet.contains(chunk.items[offset]) {
+                    chunk.items.swapAt(kept, offset)
+                    chunk.tags.swapAt(kept, offset)
+                    kept += 1
+                }
+                chunk.items.removeLast(chunk.items.count - kept)
+                chunk.tags.removeLast(chunk.tags.count - kept)
+                chunks[chunkID] = chunk
             } else if let offset = chunks[chunkID].items.firstIndex(of: doomed[0]) {
                 chunks[chunkID].items.remove(at: offset)
+                chunks[chunkID].tags.remove(at: offset)
             }
             sections[section]?.count -= removed
             if chunks[chunkID].items.isEmpty {
@@ -165,33 +270,15 @@ extension Snapshot {
         }
     }
 
-    /// Checks that every identifier is new to the snapshot and unique within the call, and
-    /// reserves them in the index (the store helpers then record their chunks). One hash
-    /// operation per item on success; on failure everything is rolled back and the full
-    /// list of culprits thrown.
-    /// - Complexity: O(k).
-    @inlinable mutating func claimNewItems(_ newItems: [ItemID]) throws(SnapshotError) {
-        itemSlots.reserveCapacity(itemSlots.count + newItems.count)
-        for (index, item) in newItems.enumerated() {
-            guard let previous = itemSlots.updateValue(-1, forKey: item) else { continue }
-            // Roll back. A pre-existing item had its chunk overwritten: restore it. A repeat
-            // within the call (previous == -1) is undone with the earlier claims.
-            if previous != -1 { itemSlots[item] = previous }
-            for earlier in newItems[..<index] where itemSlots[earlier] == -1 { itemSlots[earlier] = nil }
-            try validateNewItems(newItems)  // throws, naming every culprit
-            throw .duplicateItems(of: [item])
-        }
-    }
-
     /// Throws unless every identifier is new to the snapshot and unique within the call.
     /// - Complexity: O(k).
     @inlinable func validateNewItems(_ newItems: [ItemID]) throws(SnapshotError) {
         var duplicates: OrderedSet<ItemID> = []
         if newItems.count == 1 {
-            if itemSlots[newItems[0]] != nil { duplicates.append(newItems[0]) }
+            if isIndexed(newItems[0]) { duplicates.append(newItems[0]) }
         } else {
             var seen = Set<ItemID>(minimumCapacity: newItems.count)
-            for item in newItems where !seen.insert(item).inserted || itemSlots[item] != nil {
+            for item in newItems where !seen.insert(item).inserted || isIndexed(item) {
                 duplicates.append(item)
             }
         }
@@ -200,7 +287,7 @@ extension Snapshot {
 
     /// Throws unless every identifier is in the snapshot.
     @inlinable func validateKnownItems(_ items: [ItemID]) throws(SnapshotError) {
-        let unknown = items.filter { itemSlots[$0] == nil }
+        let unknown = items.filter { !isIndexed($0) }
         if !unknown.isEmpty { throw .unknownItems(of: OrderedSet(unknown)) }
     }
 

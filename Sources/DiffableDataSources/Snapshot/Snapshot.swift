@@ -41,9 +41,15 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     @usableFromInline
     struct Chunk: Sendable {
         @usableFromInline var items: [ItemID]
+        /// Each item's index tag (see Snapshot+Index.swift), in step with `items`: a chunk is
+        /// searched by tag before any identifier is compared, and the diff reads a new item's
+        /// tag here instead of hashing it again.
+        @usableFromInline var tags: [UInt32]
         /// The section owning this chunk; `nil` marks a free slot in `chunks`.
         @usableFromInline var section: SectionID?
-        @inlinable init(items: [ItemID], section: SectionID?) { self.items = items; self.section = section }
+        @inlinable init(items: [ItemID], tags: [UInt32], section: SectionID?) {
+            self.items = items; self.tags = tags; self.section = section
+        }
     }
 
     /// The chunks of one section, in order.
@@ -64,11 +70,12 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     /// Chunk storage, indexed by chunk id; freed slots are reused.
     @usableFromInline var chunks: [Chunk] = []
     @usableFromInline var freeChunkIDs: [Int] = []
-    /// Where each item is: its chunk and a hint of its offset in that chunk, packed into one
-    /// `Int` (see ``slot(chunk:offset:)``). The hint is exact after appends and splits; an
-    /// insert or removal in the middle of a chunk leaves later items' hints stale, and readers
-    /// verify a hint before trusting it (falling back to a scan of that one chunk).
-    @usableFromInline var itemSlots: [ItemID: Int] = [:]
+    /// Where each item is: its chunk and a hint of its offset in that chunk (see
+    /// Snapshot+Index.swift and ``slot(chunk:offset:)``). The chunk is exact; the hint is exact
+    /// after appends and splits, while an insert or removal in the middle of a chunk leaves later
+    /// items' hints stale, and readers verify a hint before trusting it (falling back to a scan
+    /// of that one chunk). Slots take 32 bits: up to 2^21 chunks, about a billion items.
+    @usableFromInline var index = ItemIndex()
 
     /// Packs a chunk id and an offset hint (chunks never exceed 1,024 items, so 11 bits hold the offset).
     @inlinable static func slot(chunk: Int, offset: Int) -> Int { chunk &<< 11 | (offset & 2047) }
