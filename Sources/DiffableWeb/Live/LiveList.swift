@@ -329,7 +329,6 @@ final class LiveList: Sendable {
             for change in changes.itemReconfigures { contentChange[change.id] = false }
             for change in changes.itemReloads { contentChange[change.id] = true }
             let reloadedSections = Set(changes.sectionReloads.map(\.id))
-            let deleted = Set(changes.itemDeletions.map(\.id))
             var rendered: [GroupKey: (tail: String, held: [String: WireFrame], signature: Int)] = [:]
             var sends: [Send] = []
             var supplementariesChecked = false
@@ -350,7 +349,9 @@ final class LiveList: Sendable {
                 } else {
                     let window = WindowUpdate(
                         layout: layout, rect: follower.window.rect, held: follower.held,
-                        isDeleted: { deleted.contains($0) },
+                        // A held item the new snapshot lacks was deleted: an O(1) index lookup,
+                        // rather than a set of every deleted id (a search may delete thousands).
+                        isDeleted: { !snapshot.contains(item: $0) && !$0.contains(":") },
                         contentChange: { id in
                             if let change = contentChange[id] { return change }
                             if !reloadedSections.isEmpty, let section = snapshot.sectionIdentifier(containingItem: id),
