@@ -67,14 +67,16 @@ struct LoggedEvent: Sendable {
 
 /// The last few events of one list, so a reconnecting client can catch up. Bounded in
 /// count and in bytes (one event beyond the byte budget is kept): a client that missed more
-/// gets a fresh snapshot, which is what it would need anyway.
+/// gets a fresh snapshot, which is what it would need anyway. The events are identifiers only
+/// (the windows are per stream), and the budget is 512 KiB a list: a thousand sessions that
+/// typed cannot hold more than half a gigabyte of replay between them.
 struct EventLog: Sendable {
     private(set) var events: [LoggedEvent] = []
     let capacity: Int
     let byteBudget: Int
     private var bytes = 0
 
-    init(capacity: Int, byteBudget: Int = 2 << 20) {
+    init(capacity: Int, byteBudget: Int = 512 << 10) {
         self.capacity = max(1, capacity)
         self.byteBudget = byteBudget
     }
