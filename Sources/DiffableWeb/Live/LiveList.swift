@@ -63,7 +63,7 @@ final class LiveList: Sendable {
         /// The HTML each header or footer had at the last apply (to send only real changes).
         var supplementaryHTML: [String: String] = [:]
         /// `GET …/snapshot`'s body for one version: repeated reads cost a copy.
-        var snapshotBody: (version: Int, json: String)?
+        var snapshotBody: (version: Int, json: [UInt8])?
     }
 
     private let state: Mutex<State>
@@ -146,7 +146,7 @@ final class LiveList: Sendable {
     }
 
     /// `GET …/snapshot`'s body, built once per version by `build`.
-    func snapshotJSON(_ build: (Int, Snapshot<String, String>) -> String) -> String {
+    func snapshotJSON(_ build: (Int, Snapshot<String, String>) -> [UInt8]) -> [UInt8] {
         let (version, snapshot) = dataSource.versionedSnapshot()
         if let cached = state.withLock({ $0.snapshotBody }), cached.version == version { return cached.json }
         let json = build(version, snapshot)
