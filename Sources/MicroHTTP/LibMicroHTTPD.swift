@@ -213,6 +213,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         if core.openConnections.load(ordering: .relaxed) > core.maxConnections.load(ordering: .relaxed) {
             return queue(ServerCore.overloaded.response, context: context, core: core)
         }
+        if let refusal = framingRefusal(connection) {
+            return queue(refusal.response, context: context, core: core)
+        }
         if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > core.limits.maxBodyBytes {
             return queue(tooLarge(core), context: context, core: core)
         }
@@ -288,6 +291,49 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
 
 private func tooLarge(_ core: ServerCore) -> Response {
     HTTPError(.payloadTooLarge, message: "The body is larger than \(core.limits.maxBodyBytes) bytes", headers: ["Connection": "close"]).response
+}
+
+/// Refuses a body whose length two parsers could read differently (request smuggling):
+/// libmicrohttpd 0.9.75 takes the first of two different `Content-Length`s and lets chunked
+/// win over a `Content-Length`, and waits for the close on a coding it does not know.
+private func framingRefusal(_ connection: OpaquePointer) -> HTTPError? {
+    let lengths = headerValues(connection, "Content-Length")
+    let codings = headerValues(connection, "Transfer-Encoding")
+    if !lengths.isEmpty && !codings.isEmpty {
+        return HTTPError(.badRequest, code: "ambiguous_framing",
+                         message: "A request may not carry both Content-Length and Transfer-Encoding",
+                         headers: ["Connection": "close"])
+    }
+    if Set(lengths.map(trimmed)).count > 1 {
+        return HTTPError(.badRequest, code: "conflicting_content_length",
+                         message: "The request has Content-Length headers with different values",
+                         headers: ["Connection": "close"])
+    }
+    if !codings.isEmpty, codings.count > 1 || trimmed(codings[0]).lowercased() != "chunked" {
+        return HTTPError(.notImplemented, code: "unsupported_transfer_encoding",
+                         message: "Only Transfer-Encoding: chunked is supported", headers: ["Connection": "close"])
+    }
+    return nil
+}
+
+private func trimmed(_ value: String) -> String {
+    String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+}
+
+/// Every value of a request header (several fields of one name stay separate).
+private func headerValues(_ connection: OpaquePointer, _ name: String) -> [String] {
+    var found: (name: String, values: [String]) = (name.lowercased(), [])
+    withUnsafeMutablePointer(to: &found) { pointer in
+        _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
+            guard let cls, let key else { return .YES }
+            let found = cls.assumingMemoryBound(to: (name: String, values: [String]).self)
+            if string(key, keySize).lowercased() == found.pointee.name {
+                found.pointee.values.append(value.map { string($0, valueSize) } ?? "")
+            }
+            return .YES
+        }, pointer)
+    }
+    return found.values
 }
 
 private func header(_ connection: OpaquePointer, _ name: String) -> String? {

@@ -5,6 +5,25 @@
 /// limits.maxBodyBytes = 64 * 1024
 /// let server = try HTTPServer(configuration: .init(port: 8080, limits: limits)) { ... }
 /// ```
+///
+/// # Refusals and their shape
+/// The server's own refusals are JSON (`{"error": code, "message": …}`, see `HTTPError`):
+/// `413 payload_too_large`, `503 overloaded`, `503 server_stopping`, and, for request framing
+/// that two parsers could read differently (request smuggling), `400 conflicting_content_length`
+/// (two different `Content-Length` values), `400 ambiguous_framing` (`Content-Length` together
+/// with `Transfer-Encoding`) and `501 unsupported_transfer_encoding` (anything but `chunked`).
+/// libmicrohttpd 0.9.75 itself would take the first `Content-Length`, let chunked win, and wait
+/// for the close on an unknown coding.
+///
+/// A few refusals come from libmicrohttpd before any of our code runs, and stay its short
+/// HTML: `400` (a malformed request line or header, or a `Content-Length` that is not a
+/// number), `414` (request line larger than the connection's memory pool), `431` (header block
+/// larger than the pool: see `maxHeaderBytes`) and `505` (an HTTP version other than 1.0/1.1).
+/// It builds these in `connection.c` from compiled-in strings and queues them itself while
+/// parsing the head; the access handler is only called once the head is complete and valid,
+/// and `MHD_OPTION_URI_LOG_CALLBACK` (called when the request line is parsed) can only return a
+/// context, not queue a response. 0.9.75 has no option to replace those bodies. Each such
+/// answer also carries `Connection: close`.
 public struct Limits: Sendable, Hashable {
     /// Connections served at once (ordinary requests and event streams together). Past it a
     /// client gets a quick `503` (JSON) and the connection is closed; a little further
