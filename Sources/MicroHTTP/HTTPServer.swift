@@ -111,7 +111,11 @@ public final class HTTPServer: Sendable {
             if configuration.limits.raiseFileDescriptorLimit { raiseDescriptorLimit() }
             clampConnectionsToDescriptors()
             // The watcher thread holds the core until `stop()` ends it.
-            guard core.watcher.start(onHangup: { [core] id in core.clientHungUp(connectionID: id) }) else { throw ServerError.couldNotStart("could not start the hang-up watcher thread") }
+            guard core.watcher.start(
+                tickMilliseconds: configuration.limits.deadlineSweepMilliseconds,
+                onHangup: { [core] id in core.clientHungUp(connectionID: id) },
+                onTick: { [core] in core.cutOverdueConnections() }
+            ) else { throw ServerError.couldNotStart("could not start the hang-up watcher thread") }
             do {
                 let daemon = try LibMicroHTTPD.start(
                     core: core, host: configuration.host, port: configuration.port, threads: configuration.threads)

@@ -111,6 +111,7 @@ enum LibMicroHTTPD {
         config.address = address.map { UnsafePointer($0.assumingMemoryBound(to: sockaddr.self)) }
         config.connection_limit = UInt32(clamping: core.maxConnections.load(ordering: .relaxed) + limits.overflowConnections)
         config.connection_timeout_seconds = limits.requestTimeoutSeconds
+        config.per_ip_connection_limit = UInt32(clamping: max(0, limits.maxConnectionsPerAddress))
         config.connection_memory_limit = max(4096, limits.maxHeaderBytes) + 2048
         config.thread_pool_size = UInt32(clamping: max(1, threads))
         config.listen_backlog = UInt32(clamping: max(16, limits.listenBacklog))
@@ -210,6 +211,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
             method: HTTPMethod(method.map { String(cString: $0) } ?? "GET"),
             rawPath: url.map { String(cString: $0) } ?? "/")
         requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
+        core.headReceived(connectionID: context.connectionID)
         if core.openConnections.load(ordering: .relaxed) > core.maxConnections.load(ordering: .relaxed) {
             return queue(ServerCore.overloaded.response, context: context, core: core)
         }
@@ -423,6 +425,8 @@ private func queue(_ response: Response, context: RequestContext, core: ServerCo
         s.phase = .answered
         s.stream = stream
     }
+    // Sending the answer is our time, not the client's: no deadline from here.
+    core.setRequestComplete(true, connectionID: context.connectionID)
     guard let mhdResponse else {
         core.logger.warning("could not create a response", metadata: ["path": "\(context.rawPath)", "errno": "\(errno)"])
         if let stream { core.streamEnded(stream, defaultReason: .serverStopped) }

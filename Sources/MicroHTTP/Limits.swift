@@ -33,10 +33,29 @@ public struct Limits: Sendable, Hashable {
     public var maxConnections: Int
     /// Extra connections accepted only to be answered `503`.
     public var overflowConnections: Int
-    /// Idle time after which an ordinary connection (keep-alive, or a client that stalls while
-    /// sending a request: slowloris) is closed. Event streams have no idle timeout; hang-ups are
-    /// detected from the socket instead. Whole seconds (rounded up, at least 1).
+    /// Idle time (no byte received or sent) after which an ordinary connection is closed: a
+    /// client that stalls. It restarts with every byte, so a client that trickles a byte now and
+    /// then is bounded by `requestHeadDeadline` and `requestBodyDeadline` instead. Event streams
+    /// have no idle timeout; hang-ups are detected from the socket instead. Whole seconds
+    /// (rounded up, at least 1).
     public var requestTimeout: Duration
+    /// The whole request head (request line and headers) must arrive within this time of the
+    /// connection being ready for it: accepted, or its previous response sent (so an idle
+    /// keep-alive connection is also closed after it). Past it the connection is closed without
+    /// an answer (slowloris: trickling a header byte every few seconds held a slot forever).
+    /// Checked a few times per deadline by the watcher thread, so it may be exceeded by up to a
+    /// quarter of itself (at most 1 s). `.zero` turns it off.
+    public var requestHeadDeadline: Duration
+    /// The whole request body must arrive within this time of the head. `.zero` turns it off.
+    public var requestBodyDeadline: Duration
+    /// Connections one client address may hold at once (libmicrohttpd's
+    /// `MHD_OPTION_PER_IP_CONNECTION_LIMIT`). A connection past it is accepted and closed at
+    /// once, before any byte is read: the client sees the connection closed (EOF, or a reset if it
+    /// had already sent its request) and no response, and it never takes a slot. **Behind a
+    /// reverse proxy or load balancer every client has the proxy's address: raise it to the
+    /// proxy's connection count or set it to 0 (off).** Browsers open up to 6 connections per
+    /// host plus one per open event stream, and clients behind one NAT share an address.
+    public var maxConnectionsPerAddress: Int
     /// Request line plus headers (roughly: libmicrohttpd's per-connection memory pool is this
     /// plus 2 KiB, which also holds the response head and an event stream's write buffer). A
     /// bigger header block is refused by libmicrohttpd itself (`431` in its own HTML, or the
@@ -64,7 +83,10 @@ public struct Limits: Sendable, Hashable {
         maxBodyBytes: Int = 1 << 20,
         maxEventStreamBufferBytes: Int = 4 * 1024 * 1024,
         listenBacklog: Int = 4096,
-        raiseFileDescriptorLimit: Bool = true
+        raiseFileDescriptorLimit: Bool = true,
+        requestHeadDeadline: Duration = .seconds(10),
+        requestBodyDeadline: Duration = .seconds(30),
+        maxConnectionsPerAddress: Int = 256
     ) {
         self.maxConnections = maxConnections
         self.overflowConnections = overflowConnections
@@ -74,6 +96,26 @@ public struct Limits: Sendable, Hashable {
         self.maxEventStreamBufferBytes = maxEventStreamBufferBytes
         self.listenBacklog = listenBacklog
         self.raiseFileDescriptorLimit = raiseFileDescriptorLimit
+        self.requestHeadDeadline = requestHeadDeadline
+        self.requestBodyDeadline = requestBodyDeadline
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+    }
+
+    var requestHeadDeadlineNanoseconds: UInt64 { Self.nanoseconds(requestHeadDeadline) }
+    var requestBodyDeadlineNanoseconds: UInt64 { Self.nanoseconds(requestBodyDeadline) }
+
+    /// How often the watcher looks for overdue connections: a quarter of the shorter deadline,
+    /// between 50 ms and 1 s; `nil` when both deadlines are off.
+    var deadlineSweepMilliseconds: Int32? {
+        let deadlines = [requestHeadDeadlineNanoseconds, requestBodyDeadlineNanoseconds].filter { $0 > 0 }
+        guard let shortest = deadlines.min() else { return nil }
+        return Int32(min(1_000, max(50, shortest / 4 / 1_000_000)))
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        return UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
     }
 
     var requestTimeoutSeconds: UInt32 {

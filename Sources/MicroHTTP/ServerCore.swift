@@ -19,6 +19,8 @@ final class ServerCore: Sendable {
     /// The last message libmicrohttpd logged (it explains a failed start, e.g. a port in use).
     let lastDaemonMessage = Mutex<String?>(nil)
     let watcher: HangupWatcher
+    /// Connections shut down for missing their head or body deadline.
+    let deadlineCuts = Atomic<Int>(0)
 
     struct Registry {
         /// Set once by `stop()`; afterwards nothing new is suspended or opened.
@@ -33,11 +35,28 @@ final class ServerCore: Sendable {
 
     struct Connection {
         let socket: Int32
-        /// The current request is complete (its handler runs or its response is being sent).
-        var requestComplete = false
+        var phase: Phase
         var stream: EventStream?
         /// The watcher saw the client hang up (it reports each socket once).
         var hungUp = false
+        /// Shut down for missing its deadline (done once).
+        var cut = false
+
+        /// Where the connection is in its current request; the first two have deadlines.
+        enum Phase {
+            /// Accepted, or the previous response done: the client owes a request head.
+            case awaitingHead(since: UInt64)
+            /// The head is in; the client owes the body.
+            case receivingBody(since: UInt64)
+            /// The request is complete: its handler runs or its response (or stream) is being
+            /// sent. No deadline: that time is ours.
+            case responding
+        }
+
+        /// The current request is complete (its handler runs or its response is being sent).
+        var requestComplete: Bool {
+            if case .responding = phase { true } else { false }
+        }
     }
 
     init(handler: @escaping HTTPServer.Handler, immediateHandler: (@Sendable (Request) -> Response?)?,
@@ -87,10 +106,11 @@ final class ServerCore: Sendable {
 
     /// libmicrohttpd accepted a connection: give it an id and watch its socket for a hang-up.
     func connectionStarted(socket: Int32) -> UInt64 {
+        let now = monotonicNanoseconds()
         let id = registry.withLock { r in
             let id = r.nextConnectionID
             r.nextConnectionID += 1
-            r.connections[id] = Connection(socket: socket)
+            r.connections[id] = Connection(socket: socket, phase: .awaitingHead(since: now))
             return id
         }
         if socket >= 0 { watcher.watch(socket: socket, token: id) }
@@ -105,13 +125,24 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// Marks the connection's current request complete (handler running) or done. When it is
-    /// done and the client had already hung up while it ran, the socket is shut down so that
-    /// libmicrohttpd does not wait for a next request that cannot come.
+    /// The request head is in: from now on the body deadline applies.
+    func headReceived(connectionID: UInt64) {
+        let now = monotonicNanoseconds()
+        registry.withLock { r in
+            guard case .awaitingHead = r.connections[connectionID]?.phase else { return }
+            r.connections[connectionID]?.phase = .receivingBody(since: now)
+        }
+    }
+
+    /// Marks the connection's current request complete (handler running, or a response queued)
+    /// or done. When it is done the head deadline starts again (keep-alive), and when the client
+    /// had already hung up meanwhile, the socket is shut down so that libmicrohttpd does not
+    /// wait for a next request that cannot come.
     func setRequestComplete(_ complete: Bool, connectionID: UInt64) {
+        let now = monotonicNanoseconds()
         registry.withLock { r in
             guard var connection = r.connections[connectionID] else { return }
-            connection.requestComplete = complete
+            connection.phase = complete ? .responding : .awaitingHead(since: now)
             if !complete {
                 connection.stream = nil
                 // On libmicrohttpd's thread, before it closes the socket: the descriptor is valid.
@@ -140,6 +171,40 @@ final class ServerCore: Sendable {
             return nil
         }
         stream?.abort(.clientDisconnected)
+    }
+
+    // MARK: - Deadlines
+
+    /// Shuts down every connection whose head or body is overdue (called by the watcher's
+    /// thread a few times per deadline). Returns how many were cut.
+    /// - Complexity: O(open connections), under the registry lock.
+    @discardableResult
+    func cutOverdueConnections(now: UInt64 = monotonicNanoseconds()) -> Int {
+        let head = limits.requestHeadDeadlineNanoseconds
+        let body = limits.requestBodyDeadlineNanoseconds
+        guard head > 0 || body > 0 else { return 0 }
+        let cut = registry.withLock { r -> Int in
+            var overdue: [UInt64] = []
+            for (id, connection) in r.connections where !connection.cut {
+                switch connection.phase {
+                case .awaitingHead(let since) where head > 0 && now &- since > head: overdue.append(id)
+                case .receivingBody(let since) where body > 0 && now &- since > body: overdue.append(id)
+                default: break
+                }
+            }
+            for id in overdue {
+                r.connections[id]?.cut = true
+                // Under the lock: libmicrohttpd notifies (and we drop the entry) before it closes
+                // the socket, so the descriptor is still this connection's.
+                if let socket = r.connections[id]?.socket { shutdownConnectionSocket(socket) }
+            }
+            return overdue.count
+        }
+        if cut > 0 {
+            deadlineCuts.add(cut, ordering: .relaxed)
+            logger.debug("closed \(cut) connections that were too slow to send their request")
+        }
+        return cut
     }
 
     // MARK: - Event streams
