@@ -70,6 +70,13 @@ public struct Limits: Sendable, Hashable {
     /// closes the stream (`EventStream.CloseReason.bufferOverflow`); the client reconnects and
     /// resyncs with `Last-Event-ID`. Idle streams hold nothing.
     public var maxEventStreamBufferBytes: Int
+    /// Unsent bytes all event streams together may hold (default 256 MiB). Past it, the streams
+    /// with the largest backlogs (the clients reading slowest, or not at all) are closed first,
+    /// with `EventStream.CloseReason.bufferBudgetExceeded`, until the total is back under it;
+    /// their clients reconnect and resync. Bounds the memory of many clients that stop reading,
+    /// which `maxEventStreamBufferBytes` alone does not (527 such clients at 4 MiB each: 2 GB).
+    /// 0 turns it off.
+    public var maxEventStreamBufferTotalBytes: Int
     /// Pending connections the kernel queues before `accept`.
     public var listenBacklog: Int
     /// Raise the soft `RLIMIT_NOFILE` at start to fit `maxConnections` (up to the hard limit).
@@ -86,7 +93,8 @@ public struct Limits: Sendable, Hashable {
         raiseFileDescriptorLimit: Bool = true,
         requestHeadDeadline: Duration = .seconds(10),
         requestBodyDeadline: Duration = .seconds(30),
-        maxConnectionsPerAddress: Int = 256
+        maxConnectionsPerAddress: Int = 256,
+        maxEventStreamBufferTotalBytes: Int = 256 * 1024 * 1024
     ) {
         self.maxConnections = maxConnections
         self.overflowConnections = overflowConnections
@@ -99,6 +107,7 @@ public struct Limits: Sendable, Hashable {
         self.requestHeadDeadline = requestHeadDeadline
         self.requestBodyDeadline = requestBodyDeadline
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.maxEventStreamBufferTotalBytes = maxEventStreamBufferTotalBytes
     }
 
     var requestHeadDeadlineNanoseconds: UInt64 { Self.nanoseconds(requestHeadDeadline) }

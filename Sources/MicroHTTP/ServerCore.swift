@@ -21,6 +21,8 @@ final class ServerCore: Sendable {
     let watcher: HangupWatcher
     /// Connections shut down for missing their head or body deadline.
     let deadlineCuts = Atomic<Int>(0)
+    /// Unsent event-stream bytes, server-wide.
+    let streamBudget: EventStreamBudget
 
     struct Registry {
         /// Set once by `stop()`; afterwards nothing new is suspended or opened.
@@ -67,6 +69,8 @@ final class ServerCore: Sendable {
         self.limits = limits
         self.maxConnections = Atomic(limits.maxConnections)
         self.watcher = watcher
+        self.streamBudget = EventStreamBudget(limit: limits.maxEventStreamBufferTotalBytes)
+        streamBudget.setStreams { [weak self] in self?.registry.withLock { Array($0.streams.values) } ?? [] }
     }
 
     // MARK: - Requests waiting for the handler
@@ -213,7 +217,7 @@ final class ServerCore: Sendable {
     func openStream(connection: ConnectionHandle, connectionID: UInt64, socket: Int32) -> EventStream? {
         let stream = EventStream(
             id: nextStreamID.wrappingAdd(1, ordering: .relaxed).oldValue,
-            connection: connection, socket: socket, bufferLimit: limits.maxEventStreamBufferBytes)
+            connection: connection, socket: socket, bufferLimit: limits.maxEventStreamBufferBytes, budget: streamBudget)
         let (accepted, hungUp) = registry.withLock { r -> (Bool, Bool) in
             guard !r.stopping else { return (false, false) }
             r.streams[stream.id] = stream
