@@ -130,9 +130,15 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
 
     /// Ends the stream after the queued events are sent. Idempotent.
     public func close() {
+        close(reason: .closedByServer)
+    }
+
+    /// Ends the stream after the queued events are sent, reporting `reason` (a graceful server
+    /// stop uses `.serverStopped`): the client sees the chunked body end cleanly.
+    func close(reason: CloseReason) {
         state.withLock { s in
             guard case .open = s.phase else { return }
-            s.phase = .draining(.closedByServer)
+            s.phase = .draining(reason)
             resumeIfSuspended(&s)
         }
     }

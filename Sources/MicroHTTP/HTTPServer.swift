@@ -164,7 +164,57 @@ public final class HTTPServer: Sendable {
         stopNow()
     }
 
-    private func stopNow() {
+    /// What a graceful stop did, as logged.
+    public struct ShutdownReport: Sendable, Hashable, CustomStringConvertible {
+        /// Event streams open when the stop began.
+        public var streamsClosed = 0
+        /// Of those, the ones that flushed and ended with the chunked terminator in time (the
+        /// rest, clients not reading, were cut at the end of the grace period).
+        public var streamsEndedCleanly = 0
+        /// Requests whose handler was running when the stop began and that were answered.
+        public var requestsFinished = 0
+        /// Requests still running at the end of the grace period (answered 503).
+        public var requestsCut = 0
+        public var duration: Duration = .zero
+
+        public var description: String {
+            "\(streamsClosed) event streams closed (\(streamsEndedCleanly) cleanly), \(requestsFinished) in-flight requests finished, \(requestsCut) cut"
+        }
+    }
+
+    /// Stops gracefully: new requests get `503 server_stopping` (with `Connection: close`), every
+    /// event stream sends what it has queued and ends with the chunked terminator (a clean end
+    /// of the body, not a reset; its `CloseReason` is `.serverStopped`), and requests already in
+    /// flight get up to `gracePeriod` to finish. Then it stops as `stop()` does (cutting what
+    /// is left) and logs one line with the counts. Idempotent; a server that is not running
+    /// just stops.
+    @discardableResult
+    public func shutdown(gracePeriod: Duration = .seconds(5)) async -> ShutdownReport {
+        var report = ShutdownReport()
+        guard isRunning else {
+            stopNow()
+            return report
+        }
+        let start = ContinuousClock.now
+        let (streams, requests) = core.beginDrain()
+        report.streamsClosed = streams
+        let deadline = start + gracePeriod
+        while core.hasWorkInFlight && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        report.streamsEndedCleanly = max(0, streams - core.openStreamCount)
+        report.requestsCut = core.pendingCount
+        report.requestsFinished = min(requests, core.drainFinished.load(ordering: .relaxed))
+        stopNow(quiet: true)
+        report.duration = ContinuousClock.now - start
+        core.logger.info("stopped gracefully: \(report) in \(report.duration)", metadata: [
+            "streamsClosed": "\(report.streamsClosed)", "streamsEndedCleanly": "\(report.streamsEndedCleanly)",
+            "requestsFinished": "\(report.requestsFinished)", "requestsCut": "\(report.requestsCut)",
+        ])
+        return report
+    }
+
+    private func stopNow(quiet: Bool = false) {
         let running = state.withLock { state -> RunningDaemon? in
             guard case .running(let daemon) = state else {
                 state = .stopped
@@ -175,7 +225,7 @@ public final class HTTPServer: Sendable {
         }
         guard let running else { return }
         running.stop()
-        core.logger.info("stopped", metadata: ["port": "\(running.port)"])
+        if !quiet { core.logger.info("stopped", metadata: ["port": "\(running.port)"]) }
     }
 
     private func raiseDescriptorLimit() {

@@ -212,6 +212,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
             rawPath: url.map { String(cString: $0) } ?? "/")
         requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
         core.headReceived(connectionID: context.connectionID)
+        if core.isDraining {
+            return queue(ServerCore.serverStopping.response, context: context, core: core)
+        }
         if core.openConnections.load(ordering: .relaxed) > core.maxConnections.load(ordering: .relaxed) {
             return queue(ServerCore.overloaded.response, context: context, core: core)
         }
@@ -443,8 +446,11 @@ private func queue(_ response: Response, context: RequestContext, core: ServerCo
     let result = MHD_queue_response(connection, UInt32(clamping: response.status.code), mhdResponse)
     core.logger.debug("\(context.method) \(context.rawPath) \(response.status.code) \(ContinuousClock.now - context.started)")
 
+    // A stream keeps the ordinary idle timeout: libmicrohttpd does not time out a suspended
+    // (idle) connection and restarts the clock when it is resumed, so the timeout only counts
+    // while it tries to send to a client that accepts nothing, and closes that connection even
+    // if it missed the shutdown of a stream we cut (with no timeout, such a slot stayed taken).
     if let stream, let open, result == .YES {
-        _ = cmhd_set_connection_timeout(connection, 0)
         open(stream)
     }
     return result

@@ -19,6 +19,9 @@ final class ServerCore: Sendable {
     /// The last message libmicrohttpd logged (it explains a failed start, e.g. a port in use).
     let lastDaemonMessage = Mutex<String?>(nil)
     let watcher: HangupWatcher
+    private let draining = Atomic<Bool>(false)
+    /// Requests in flight when a graceful stop began that were answered during it.
+    let drainFinished = Atomic<Int>(0)
     /// Connections shut down for missing their head or body deadline.
     let deadlineCuts = Atomic<Int>(0)
     /// Unsent event-stream bytes, server-wide.
@@ -27,6 +30,9 @@ final class ServerCore: Sendable {
     struct Registry {
         /// Set once by `stop()`; afterwards nothing new is suspended or opened.
         var stopping = false
+        /// Set once by `shutdown(gracePeriod:)`: new requests get 503, no stream opens, and the
+        /// requests already in flight finish.
+        var draining = false
         var nextConnectionID: UInt64 = 1
         /// Every open TCP connection, by the id stored in its libmicrohttpd socket context.
         var connections: [UInt64: Connection] = [:]
@@ -87,7 +93,7 @@ final class ServerCore: Sendable {
             return
         }
         Task { [handler, logger] in
-            let response: Response
+            var response: Response
             do {
                 response = try await handler(request)
             } catch let error as HTTPError {
@@ -98,8 +104,17 @@ final class ServerCore: Sendable {
                 ])
                 response = HTTPError(.internalServerError, code: "internal_error", message: "The request failed").response
             }
-            self.registry.withLock { _ = $0.pending.removeValue(forKey: ObjectIdentifier(context)) }
-            context.deliver(response)
+            let draining = self.registry.withLock { r in
+                _ = r.pending.removeValue(forKey: ObjectIdentifier(context))
+                return r.draining
+            }
+            if draining {
+                // The client should not reuse a connection to a server that is going away.
+                response.headers["Connection"] = "close"
+                if context.deliver(response) { self.drainFinished.add(1, ordering: .relaxed) }
+            } else {
+                context.deliver(response)
+            }
         }
     }
 
@@ -219,7 +234,7 @@ final class ServerCore: Sendable {
             id: nextStreamID.wrappingAdd(1, ordering: .relaxed).oldValue,
             connection: connection, socket: socket, bufferLimit: limits.maxEventStreamBufferBytes, budget: streamBudget)
         let (accepted, hungUp) = registry.withLock { r -> (Bool, Bool) in
-            guard !r.stopping else { return (false, false) }
+            guard !r.stopping && !r.draining else { return (false, false) }
             r.streams[stream.id] = stream
             r.connections[connectionID]?.stream = stream
             return (true, r.connections[connectionID]?.hungUp ?? false)
@@ -238,6 +253,31 @@ final class ServerCore: Sendable {
     var openStreamCount: Int { registry.withLock { $0.streams.count } }
 
     // MARK: - Stop
+
+    /// `Registry.draining`, readable without the lock on every request.
+    var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    /// Begins a graceful stop: refuses new requests and streams, and ends every open stream
+    /// after what it has queued (the chunked terminator follows, a clean end for the client).
+    /// Returns the streams and the in-flight requests at this moment.
+    func beginDrain() -> (streams: Int, requests: Int) {
+        let (streams, requests) = registry.withLock { r in
+            r.draining = true
+            draining.store(true, ordering: .relaxed)
+            return (Array(r.streams.values), r.pending.count)
+        }
+        for stream in streams { stream.close(reason: .serverStopped) }
+        return (streams.count, requests)
+    }
+
+    /// Whether anything is still in flight: a handler running, or a response or stream being
+    /// sent. - Complexity: O(open connections).
+    var hasWorkInFlight: Bool {
+        registry.withLock { r in !r.pending.isEmpty || !r.streams.isEmpty || r.connections.values.contains { $0.requestComplete } }
+    }
+
+    /// Handlers still running (answered 503 by `beginStop`).
+    var pendingCount: Int { registry.withLock { $0.pending.count } }
 
     /// Refuses new work, ends every stream and answers every waiting request, so that no
     /// connection is left suspended when `MHD_stop_daemon` runs (it aborts the process if one is).
@@ -294,12 +334,15 @@ final class RequestContext: Sendable {
     }
 
     /// Hands the handler's response over and resumes the connection, exactly once and only
-    /// while it is suspended (under the lock: see `EventStream.resumeIfSuspended`).
-    func deliver(_ response: Response) {
+    /// while it is suspended (under the lock: see `EventStream.resumeIfSuspended`). Returns
+    /// whether this response was the one delivered.
+    @discardableResult
+    func deliver(_ response: Response) -> Bool {
         state.withLock { s in
-            guard case .handling = s.phase else { return }
+            guard case .handling = s.phase else { return false }
             s.phase = .ready(response)
             connection.resume()
+            return true
         }
     }
 }
