@@ -30,7 +30,8 @@ import Glibc
 /// # Stopping
 /// `stop()` refuses new requests, ends every event stream (`.serverStopped`), answers requests
 /// whose handler is still running with 503, closes every connection and joins every thread the
-/// server started. A handler task that finishes later is ignored. Do not call `stop()` from an
+/// server started. A handler task that finishes later is ignored. `shutdown(gracePeriod:)`
+/// stops gracefully instead: streams end cleanly and in-flight requests get time to finish. Do not call `stop()` from an
 /// `EventStream` close handler or `open` closure (they run on the server's own thread).
 public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (Request) async throws -> Response

@@ -35,9 +35,12 @@ public struct Limits: Sendable, Hashable {
     public var overflowConnections: Int
     /// Idle time (no byte received or sent) after which an ordinary connection is closed: a
     /// client that stalls. It restarts with every byte, so a client that trickles a byte now and
-    /// then is bounded by `requestHeadDeadline` and `requestBodyDeadline` instead. Event streams
-    /// have no idle timeout; hang-ups are detected from the socket instead. Whole seconds
-    /// (rounded up, at least 1).
+    /// then is bounded by `requestHeadDeadline` and `requestBodyDeadline` instead. An event stream
+    /// is timed out only while it is sending to a client that accepts nothing (libmicrohttpd
+    /// does not time out a suspended, idle stream, and restarts the clock when it resumes);
+    /// hang-ups of idle streams are detected from the socket. It is also the backstop for a
+    /// connection the server cut (deadline, buffer cap, budget) if libmicrohttpd missed the
+    /// shutdown. Whole seconds (rounded up, at least 1).
     public var requestTimeout: Duration
     /// The whole request head (request line and headers) must arrive within this time of the
     /// connection being ready for it: accepted, or its previous response sent (so an idle
