@@ -56,6 +56,8 @@ struct cmhd_daemon_config {
     /// NULL binds every address of the family in `flags`.
     const struct sockaddr *address;
     unsigned int connection_limit;
+    /// Connections one client address may hold (0: no limit).
+    unsigned int per_ip_connection_limit;
     unsigned int connection_timeout_seconds;
     size_t connection_memory_limit;
     unsigned int thread_pool_size;
@@ -78,6 +80,8 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_conf
     o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)c->connection_timeout_seconds, NULL };
     o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)c->connection_memory_limit, NULL };
     o[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t)c->listen_backlog, NULL };
+    if (c->per_ip_connection_limit > 0)
+        o[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)c->per_ip_connection_limit, NULL };
     if (c->request_completed != NULL)
         o[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)c->request_completed, c->request_completed_cls };
     if (c->connection_notify != NULL)

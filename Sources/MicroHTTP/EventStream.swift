@@ -23,7 +23,12 @@ import Synchronization
 /// and drops the buffer; the browser's `EventSource` reconnects and resyncs with
 /// `Last-Event-ID`. Memory per stream stays below the cap plus one event.
 ///
-/// - Complexity: `send` is O(size of the event); it never blocks on the network.
+/// All streams together hold at most `Limits.maxEventStreamBufferTotalBytes` unsent: when a
+/// send passes it, the streams with the largest backlogs are closed first
+/// (`.bufferBudgetExceeded`) until the total is back under it.
+///
+/// - Complexity: `send` is O(size of the event); it never blocks on the network. A send that
+///   passes the server-wide budget costs O(open streams · log) once, to find the slowest.
 public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// Why a stream ended.
     public enum CloseReason: Sendable, Hashable {
@@ -35,6 +40,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         case bufferOverflow
         /// The server stopped.
         case serverStopped
+        /// The unsent bytes of all streams together passed
+        /// `Limits.maxEventStreamBufferTotalBytes`, and this stream had one of the largest
+        /// backlogs (the slowest readers are cut first). The client reconnects and resyncs.
+        case bufferBudgetExceeded
     }
 
     /// Unique among the streams of this process.
@@ -43,6 +52,8 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     private let connection: ConnectionHandle
     private let socket: Int32
     private let bufferLimit: Int
+    /// The server-wide count of unsent bytes this stream adds to and takes from.
+    private let budget: EventStreamBudget?
     private let state: Mutex<State>
 
     private enum Phase {
@@ -65,13 +76,16 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         var closeWaiters: [CheckedContinuation<CloseReason, Never>] = []
     }
 
-    init(id: UInt64, connection: ConnectionHandle, socket: Int32, bufferLimit: Int) {
+    init(id: UInt64, connection: ConnectionHandle, socket: Int32, bufferLimit: Int, budget: EventStreamBudget? = nil) {
         self.id = id
         self.connection = connection
         self.socket = socket
         self.bufferLimit = bufferLimit
+        self.budget = budget
         // Without a first chunk the client sees no status line until the first event.
-        self.state = Mutex(State(pending: Array(": connected\n\n".utf8)))
+        let preamble = Array(": connected\n\n".utf8)
+        budget?.add(preamble.count)
+        self.state = Mutex(State(pending: preamble))
     }
 
     // MARK: - Public API
@@ -116,9 +130,15 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
 
     /// Ends the stream after the queued events are sent. Idempotent.
     public func close() {
+        close(reason: .closedByServer)
+    }
+
+    /// Ends the stream after the queued events are sent, reporting `reason` (a graceful server
+    /// stop uses `.serverStopped`): the client sees the chunked body end cleanly.
+    func close(reason: CloseReason) {
         state.withLock { s in
             guard case .open = s.phase else { return }
-            s.phase = .draining(.closedByServer)
+            s.phase = .draining(reason)
             resumeIfSuspended(&s)
         }
     }
@@ -170,6 +190,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                     UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + s.sent, byteCount: n)
                 }
                 s.sent += n
+                budget?.add(-n)
                 if s.sent == s.pending.count {
                     // An idle stream keeps no buffer.
                     s.pending = []
@@ -190,8 +211,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             switch s.phase {
             case .open, .draining:
                 s.phase = .aborting(reason)
-                s.pending = []
-                s.sent = 0
+                dropPending(&s)
                 if reason != .serverStopped { shutdownSocket() }
                 resumeIfSuspended(&s)
             case .aborting, .finished:
@@ -211,8 +231,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             case .finished(let r): return (r, [], [])
             }
             s.phase = .finished(reason)
-            s.pending = []
-            s.sent = 0
+            dropPending(&s)
             s.suspended = false
             defer { s.closeHandlers = []; s.closeWaiters = [] }
             return (reason, s.closeHandlers, s.closeWaiters)
@@ -225,7 +244,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
 
     /// Queues bytes; with `onlyIfIdle`, only when nothing earlier is still unsent.
     private func enqueue(_ bytes: [UInt8], onlyIfIdle: Bool = false) -> Bool {
-        state.withLock { s in
+        let queued = state.withLock { s -> Bool in
             guard case .open = s.phase else { return false }
             if onlyIfIdle && s.pending.count > s.sent { return true }
             // The cap bounds the backlog of a client that stopped reading: a send is refused
@@ -235,8 +254,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             let backlog = s.pending.count - s.sent
             if backlog > bufferLimit {
                 s.phase = .aborting(.bufferOverflow)
-                s.pending = []
-                s.sent = 0
+                dropPending(&s)
                 // A client that stopped reading leaves libmicrohttpd waiting for the socket to
                 // become writable, which may never happen: shutting the socket down makes the
                 // next write fail, so the connection is closed and its slot freed.
@@ -249,9 +267,20 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 s.sent = 0
             }
             s.pending.append(contentsOf: bytes)
+            budget?.add(bytes.count)
             resumeIfSuspended(&s)
             return true
         }
+        // Outside the lock: enforcing takes other streams' locks.
+        if queued, let budget, budget.isExceeded { budget.enforce() }
+        return queued
+    }
+
+    /// Forgets the unsent bytes (and returns them to the budget). Under the lock.
+    private func dropPending(_ s: inout State) {
+        budget?.add(-(s.pending.count - s.sent))
+        s.pending = []
+        s.sent = 0
     }
 
     /// Resumes while holding the stream's lock. Holding it is what makes this safe: a suspended

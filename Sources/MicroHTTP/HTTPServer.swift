@@ -30,7 +30,8 @@ import Glibc
 /// # Stopping
 /// `stop()` refuses new requests, ends every event stream (`.serverStopped`), answers requests
 /// whose handler is still running with 503, closes every connection and joins every thread the
-/// server started. A handler task that finishes later is ignored. Do not call `stop()` from an
+/// server started. A handler task that finishes later is ignored. `shutdown(gracePeriod:)`
+/// stops gracefully instead: streams end cleanly and in-flight requests get time to finish. Do not call `stop()` from an
 /// `EventStream` close handler or `open` closure (they run on the server's own thread).
 public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (Request) async throws -> Response
@@ -111,7 +112,11 @@ public final class HTTPServer: Sendable {
             if configuration.limits.raiseFileDescriptorLimit { raiseDescriptorLimit() }
             clampConnectionsToDescriptors()
             // The watcher thread holds the core until `stop()` ends it.
-            guard core.watcher.start(onHangup: { [core] id in core.clientHungUp(connectionID: id) }) else { throw ServerError.couldNotStart("could not start the hang-up watcher thread") }
+            guard core.watcher.start(
+                tickMilliseconds: configuration.limits.deadlineSweepMilliseconds,
+                onHangup: { [core] id in core.clientHungUp(connectionID: id) },
+                onTick: { [core] in core.cutOverdueConnections() }
+            ) else { throw ServerError.couldNotStart("could not start the hang-up watcher thread") }
             do {
                 let daemon = try LibMicroHTTPD.start(
                     core: core, host: configuration.host, port: configuration.port, threads: configuration.threads)
@@ -142,6 +147,10 @@ public final class HTTPServer: Sendable {
     /// Event streams currently open (for tests and metrics). - Complexity: O(1).
     public var openEventStreamCount: Int { core.openStreamCount }
 
+    /// Bytes queued on all event streams and not yet handed to the network (for tests and
+    /// metrics; see `Limits.maxEventStreamBufferTotalBytes`). - Complexity: O(1).
+    public var unsentEventStreamBytes: Int { core.streamBudget.unsentBytes }
+
     /// TCP connections currently open. - Complexity: O(1).
     public var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
 
@@ -156,7 +165,57 @@ public final class HTTPServer: Sendable {
         stopNow()
     }
 
-    private func stopNow() {
+    /// What a graceful stop did, as logged.
+    public struct ShutdownReport: Sendable, Hashable, CustomStringConvertible {
+        /// Event streams open when the stop began.
+        public var streamsClosed = 0
+        /// Of those, the ones that flushed and ended with the chunked terminator in time (the
+        /// rest, clients not reading, were cut at the end of the grace period).
+        public var streamsEndedCleanly = 0
+        /// Requests whose handler was running when the stop began and that were answered.
+        public var requestsFinished = 0
+        /// Requests still running at the end of the grace period (answered 503).
+        public var requestsCut = 0
+        public var duration: Duration = .zero
+
+        public var description: String {
+            "\(streamsClosed) event streams closed (\(streamsEndedCleanly) cleanly), \(requestsFinished) in-flight requests finished, \(requestsCut) cut"
+        }
+    }
+
+    /// Stops gracefully: new requests get `503 server_stopping` (with `Connection: close`), every
+    /// event stream sends what it has queued and ends with the chunked terminator (a clean end
+    /// of the body, not a reset; its `CloseReason` is `.serverStopped`), and requests already in
+    /// flight get up to `gracePeriod` to finish. Then it stops as `stop()` does (cutting what
+    /// is left) and logs one line with the counts. Idempotent; a server that is not running
+    /// just stops.
+    @discardableResult
+    public func shutdown(gracePeriod: Duration = .seconds(5)) async -> ShutdownReport {
+        var report = ShutdownReport()
+        guard isRunning else {
+            stopNow()
+            return report
+        }
+        let start = ContinuousClock.now
+        let (streams, requests) = core.beginDrain()
+        report.streamsClosed = streams
+        let deadline = start + gracePeriod
+        while core.hasWorkInFlight && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        report.streamsEndedCleanly = max(0, streams - core.openStreamCount)
+        report.requestsCut = core.pendingCount
+        report.requestsFinished = min(requests, core.drainFinished.load(ordering: .relaxed))
+        stopNow(quiet: true)
+        report.duration = ContinuousClock.now - start
+        core.logger.info("stopped gracefully: \(report) in \(report.duration)", metadata: [
+            "streamsClosed": "\(report.streamsClosed)", "streamsEndedCleanly": "\(report.streamsEndedCleanly)",
+            "requestsFinished": "\(report.requestsFinished)", "requestsCut": "\(report.requestsCut)",
+        ])
+        return report
+    }
+
+    private func stopNow(quiet: Bool = false) {
         let running = state.withLock { state -> RunningDaemon? in
             guard case .running(let daemon) = state else {
                 state = .stopped
@@ -167,7 +226,7 @@ public final class HTTPServer: Sendable {
         }
         guard let running else { return }
         running.stop()
-        core.logger.info("stopped", metadata: ["port": "\(running.port)"])
+        if !quiet { core.logger.info("stopped", metadata: ["port": "\(running.port)"]) }
     }
 
     private func raiseDescriptorLimit() {

@@ -4,7 +4,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// Notices clients that hang up when libmicrohttpd would not.
+/// Notices clients that hang up when libmicrohttpd would not, and (optionally) wakes up
+/// periodically to cut connections that miss their request deadlines.
 ///
 /// A suspended connection (an idle event stream) is out of libmicrohttpd's poll set, so a client
 /// that closes it goes unnoticed until the next write fails; and libmicrohttpd 0.9.75 misses a
@@ -39,24 +40,32 @@ final class HangupWatcher: Sendable {
     /// What the thread owns while it runs.
     private final class ThreadContext: Sendable {
         let watcher: HangupWatcher
+        let tickMilliseconds: Int32?
         let onHangup: @Sendable (UInt64) -> Void
-        init(watcher: HangupWatcher, onHangup: @escaping @Sendable (UInt64) -> Void) {
+        let onTick: @Sendable () -> Void
+        init(watcher: HangupWatcher, tickMilliseconds: Int32?, onHangup: @escaping @Sendable (UInt64) -> Void,
+             onTick: @escaping @Sendable () -> Void) {
             self.watcher = watcher
+            self.tickMilliseconds = tickMilliseconds
             self.onHangup = onHangup
+            self.onTick = onTick
         }
     }
 
-    /// Starts the thread, which calls `onHangup` with a stream id for each hang-up until
-    /// `stop()`; `false` if the thread could not be created.
-    func start(onHangup: @escaping @Sendable (UInt64) -> Void) -> Bool {
+    /// Starts the thread, which calls `onHangup` with a connection id for each hang-up, and
+    /// `onTick` about every `tickMilliseconds` (never when `nil`), until `stop()`; `false` if the
+    /// thread could not be created.
+    func start(tickMilliseconds: Int32? = nil, onHangup: @escaping @Sendable (UInt64) -> Void,
+               onTick: @escaping @Sendable () -> Void = {}) -> Bool {
         thread.withLock { thread in
             guard thread == nil else { return true }
-            let box = Unmanaged.passRetained(ThreadContext(watcher: self, onHangup: onHangup)).toOpaque()
+            let context = ThreadContext(watcher: self, tickMilliseconds: tickMilliseconds, onHangup: onHangup, onTick: onTick)
+            let box = Unmanaged.passRetained(context).toOpaque()
             var id = pthread_t()
             let rc = pthread_create(&id, nil, { argument in
                 guard let argument else { return nil }
                 let context = Unmanaged<ThreadContext>.fromOpaque(argument).takeRetainedValue()
-                context.watcher.run(onHangup: context.onHangup)
+                context.watcher.run(context)
                 return nil
             }, box)
             guard rc == 0 else {
@@ -90,17 +99,25 @@ final class HangupWatcher: Sendable {
         pthread_join(id, nil)
     }
 
-    private func run(onHangup: @Sendable (UInt64) -> Void) {
+    private func run(_ context: ThreadContext) {
         var tokens = [UInt64](repeating: 0, count: 128)
+        let tick = context.tickMilliseconds.map { UInt64($0) * 1_000_000 }
+        var nextTick = tick.map { monotonicNanoseconds() + $0 } ?? .max
         while true {
-            let n = tokens.withUnsafeMutableBufferPointer { cmhd_epoll_wait(epollFD, $0.baseAddress, Int32($0.count), -1) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return
+            var timeout: Int32 = -1
+            if tick != nil {
+                let now = monotonicNanoseconds()
+                timeout = now >= nextTick ? 0 : Int32(clamping: (nextTick - now) / 1_000_000 + 1)
             }
-            for i in 0..<Int(n) {
+            let n = tokens.withUnsafeMutableBufferPointer { cmhd_epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout) }
+            if n < 0 && errno != EINTR { return }
+            for i in 0..<max(0, Int(n)) {
                 if tokens[i] == Self.wakeToken { return }
-                onHangup(tokens[i])
+                context.onHangup(tokens[i])
+            }
+            if let tick, monotonicNanoseconds() >= nextTick {
+                context.onTick()
+                nextTick = monotonicNanoseconds() + tick
             }
         }
     }

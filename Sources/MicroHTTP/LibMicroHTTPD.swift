@@ -111,6 +111,7 @@ enum LibMicroHTTPD {
         config.address = address.map { UnsafePointer($0.assumingMemoryBound(to: sockaddr.self)) }
         config.connection_limit = UInt32(clamping: core.maxConnections.load(ordering: .relaxed) + limits.overflowConnections)
         config.connection_timeout_seconds = limits.requestTimeoutSeconds
+        config.per_ip_connection_limit = UInt32(clamping: max(0, limits.maxConnectionsPerAddress))
         config.connection_memory_limit = max(4096, limits.maxHeaderBytes) + 2048
         config.thread_pool_size = UInt32(clamping: max(1, threads))
         config.listen_backlog = UInt32(clamping: max(16, limits.listenBacklog))
@@ -210,8 +211,15 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
             method: HTTPMethod(method.map { String(cString: $0) } ?? "GET"),
             rawPath: url.map { String(cString: $0) } ?? "/")
         requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
+        core.headReceived(connectionID: context.connectionID)
+        if core.isDraining {
+            return queue(ServerCore.serverStopping.response, context: context, core: core)
+        }
         if core.openConnections.load(ordering: .relaxed) > core.maxConnections.load(ordering: .relaxed) {
             return queue(ServerCore.overloaded.response, context: context, core: core)
+        }
+        if let refusal = framingRefusal(connection) {
+            return queue(refusal.response, context: context, core: core)
         }
         if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > core.limits.maxBodyBytes {
             return queue(tooLarge(core), context: context, core: core)
@@ -288,6 +296,49 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
 
 private func tooLarge(_ core: ServerCore) -> Response {
     HTTPError(.payloadTooLarge, message: "The body is larger than \(core.limits.maxBodyBytes) bytes", headers: ["Connection": "close"]).response
+}
+
+/// Refuses a body whose length two parsers could read differently (request smuggling):
+/// libmicrohttpd 0.9.75 takes the first of two different `Content-Length`s and lets chunked
+/// win over a `Content-Length`, and waits for the close on a coding it does not know.
+private func framingRefusal(_ connection: OpaquePointer) -> HTTPError? {
+    let lengths = headerValues(connection, "Content-Length")
+    let codings = headerValues(connection, "Transfer-Encoding")
+    if !lengths.isEmpty && !codings.isEmpty {
+        return HTTPError(.badRequest, code: "ambiguous_framing",
+                         message: "A request may not carry both Content-Length and Transfer-Encoding",
+                         headers: ["Connection": "close"])
+    }
+    if Set(lengths.map(trimmed)).count > 1 {
+        return HTTPError(.badRequest, code: "conflicting_content_length",
+                         message: "The request has Content-Length headers with different values",
+                         headers: ["Connection": "close"])
+    }
+    if !codings.isEmpty, codings.count > 1 || trimmed(codings[0]).lowercased() != "chunked" {
+        return HTTPError(.notImplemented, code: "unsupported_transfer_encoding",
+                         message: "Only Transfer-Encoding: chunked is supported", headers: ["Connection": "close"])
+    }
+    return nil
+}
+
+private func trimmed(_ value: String) -> String {
+    String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+}
+
+/// Every value of a request header (several fields of one name stay separate).
+private func headerValues(_ connection: OpaquePointer, _ name: String) -> [String] {
+    var found: (name: String, values: [String]) = (name.lowercased(), [])
+    withUnsafeMutablePointer(to: &found) { pointer in
+        _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
+            guard let cls, let key else { return .YES }
+            let found = cls.assumingMemoryBound(to: (name: String, values: [String]).self)
+            if string(key, keySize).lowercased() == found.pointee.name {
+                found.pointee.values.append(value.map { string($0, valueSize) } ?? "")
+            }
+            return .YES
+        }, pointer)
+    }
+    return found.values
 }
 
 private func header(_ connection: OpaquePointer, _ name: String) -> String? {
@@ -377,6 +428,8 @@ private func queue(_ response: Response, context: RequestContext, core: ServerCo
         s.phase = .answered
         s.stream = stream
     }
+    // Sending the answer is our time, not the client's: no deadline from here.
+    core.setRequestComplete(true, connectionID: context.connectionID)
     guard let mhdResponse else {
         core.logger.warning("could not create a response", metadata: ["path": "\(context.rawPath)", "errno": "\(errno)"])
         if let stream { core.streamEnded(stream, defaultReason: .serverStopped) }
@@ -393,8 +446,11 @@ private func queue(_ response: Response, context: RequestContext, core: ServerCo
     let result = MHD_queue_response(connection, UInt32(clamping: response.status.code), mhdResponse)
     core.logger.debug("\(context.method) \(context.rawPath) \(response.status.code) \(ContinuousClock.now - context.started)")
 
+    // A stream keeps the ordinary idle timeout: libmicrohttpd does not time out a suspended
+    // (idle) connection and restarts the clock when it is resumed, so the timeout only counts
+    // while it tries to send to a client that accepts nothing, and closes that connection even
+    // if it missed the shutdown of a stream we cut (with no timeout, such a slot stayed taken).
     if let stream, let open, result == .YES {
-        _ = cmhd_set_connection_timeout(connection, 0)
         open(stream)
     }
     return result

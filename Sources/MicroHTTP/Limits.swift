@@ -5,6 +5,25 @@
 /// limits.maxBodyBytes = 64 * 1024
 /// let server = try HTTPServer(configuration: .init(port: 8080, limits: limits)) { ... }
 /// ```
+///
+/// # Refusals and their shape
+/// The server's own refusals are JSON (`{"error": code, "message": …}`, see `HTTPError`):
+/// `413 payload_too_large`, `503 overloaded`, `503 server_stopping`, and, for request framing
+/// that two parsers could read differently (request smuggling), `400 conflicting_content_length`
+/// (two different `Content-Length` values), `400 ambiguous_framing` (`Content-Length` together
+/// with `Transfer-Encoding`) and `501 unsupported_transfer_encoding` (anything but `chunked`).
+/// libmicrohttpd 0.9.75 itself would take the first `Content-Length`, let chunked win, and wait
+/// for the close on an unknown coding.
+///
+/// A few refusals come from libmicrohttpd before any of our code runs, and stay its short
+/// HTML: `400` (a malformed request line or header, or a `Content-Length` that is not a
+/// number), `414` (request line larger than the connection's memory pool), `431` (header block
+/// larger than the pool: see `maxHeaderBytes`) and `505` (an HTTP version other than 1.0/1.1).
+/// It builds these in `connection.c` from compiled-in strings and queues them itself while
+/// parsing the head; the access handler is only called once the head is complete and valid,
+/// and `MHD_OPTION_URI_LOG_CALLBACK` (called when the request line is parsed) can only return a
+/// context, not queue a response. 0.9.75 has no option to replace those bodies. Each such
+/// answer also carries `Connection: close`.
 public struct Limits: Sendable, Hashable {
     /// Connections served at once (ordinary requests and event streams together). Past it a
     /// client gets a quick `503` (JSON) and the connection is closed; a little further
@@ -14,10 +33,32 @@ public struct Limits: Sendable, Hashable {
     public var maxConnections: Int
     /// Extra connections accepted only to be answered `503`.
     public var overflowConnections: Int
-    /// Idle time after which an ordinary connection (keep-alive, or a client that stalls while
-    /// sending a request: slowloris) is closed. Event streams have no idle timeout; hang-ups are
-    /// detected from the socket instead. Whole seconds (rounded up, at least 1).
+    /// Idle time (no byte received or sent) after which an ordinary connection is closed: a
+    /// client that stalls. It restarts with every byte, so a client that trickles a byte now and
+    /// then is bounded by `requestHeadDeadline` and `requestBodyDeadline` instead. An event stream
+    /// is timed out only while it is sending to a client that accepts nothing (libmicrohttpd
+    /// does not time out a suspended, idle stream, and restarts the clock when it resumes);
+    /// hang-ups of idle streams are detected from the socket. It is also the backstop for a
+    /// connection the server cut (deadline, buffer cap, budget) if libmicrohttpd missed the
+    /// shutdown. Whole seconds (rounded up, at least 1).
     public var requestTimeout: Duration
+    /// The whole request head (request line and headers) must arrive within this time of the
+    /// connection being ready for it: accepted, or its previous response sent (so an idle
+    /// keep-alive connection is also closed after it). Past it the connection is closed without
+    /// an answer (slowloris: trickling a header byte every few seconds held a slot forever).
+    /// Checked a few times per deadline by the watcher thread, so it may be exceeded by up to a
+    /// quarter of itself (at most 1 s). `.zero` turns it off.
+    public var requestHeadDeadline: Duration
+    /// The whole request body must arrive within this time of the head. `.zero` turns it off.
+    public var requestBodyDeadline: Duration
+    /// Connections one client address may hold at once (libmicrohttpd's
+    /// `MHD_OPTION_PER_IP_CONNECTION_LIMIT`). A connection past it is accepted and closed at
+    /// once, before any byte is read: the client sees the connection closed (EOF, or a reset if it
+    /// had already sent its request) and no response, and it never takes a slot. **Behind a
+    /// reverse proxy or load balancer every client has the proxy's address: raise it to the
+    /// proxy's connection count or set it to 0 (off).** Browsers open up to 6 connections per
+    /// host plus one per open event stream, and clients behind one NAT share an address.
+    public var maxConnectionsPerAddress: Int
     /// Request line plus headers (roughly: libmicrohttpd's per-connection memory pool is this
     /// plus 2 KiB, which also holds the response head and an event stream's write buffer). A
     /// bigger header block is refused by libmicrohttpd itself (`431` in its own HTML, or the
@@ -32,6 +73,13 @@ public struct Limits: Sendable, Hashable {
     /// closes the stream (`EventStream.CloseReason.bufferOverflow`); the client reconnects and
     /// resyncs with `Last-Event-ID`. Idle streams hold nothing.
     public var maxEventStreamBufferBytes: Int
+    /// Unsent bytes all event streams together may hold (default 256 MiB). Past it, the streams
+    /// with the largest backlogs (the clients reading slowest, or not at all) are closed first,
+    /// with `EventStream.CloseReason.bufferBudgetExceeded`, until the total is back under it;
+    /// their clients reconnect and resync. Bounds the memory of many clients that stop reading,
+    /// which `maxEventStreamBufferBytes` alone does not (527 such clients at 4 MiB each: 2 GB).
+    /// 0 turns it off.
+    public var maxEventStreamBufferTotalBytes: Int
     /// Pending connections the kernel queues before `accept`.
     public var listenBacklog: Int
     /// Raise the soft `RLIMIT_NOFILE` at start to fit `maxConnections` (up to the hard limit).
@@ -45,7 +93,11 @@ public struct Limits: Sendable, Hashable {
         maxBodyBytes: Int = 1 << 20,
         maxEventStreamBufferBytes: Int = 4 * 1024 * 1024,
         listenBacklog: Int = 4096,
-        raiseFileDescriptorLimit: Bool = true
+        raiseFileDescriptorLimit: Bool = true,
+        requestHeadDeadline: Duration = .seconds(10),
+        requestBodyDeadline: Duration = .seconds(30),
+        maxConnectionsPerAddress: Int = 256,
+        maxEventStreamBufferTotalBytes: Int = 256 * 1024 * 1024
     ) {
         self.maxConnections = maxConnections
         self.overflowConnections = overflowConnections
@@ -55,6 +107,27 @@ public struct Limits: Sendable, Hashable {
         self.maxEventStreamBufferBytes = maxEventStreamBufferBytes
         self.listenBacklog = listenBacklog
         self.raiseFileDescriptorLimit = raiseFileDescriptorLimit
+        self.requestHeadDeadline = requestHeadDeadline
+        self.requestBodyDeadline = requestBodyDeadline
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.maxEventStreamBufferTotalBytes = maxEventStreamBufferTotalBytes
+    }
+
+    var requestHeadDeadlineNanoseconds: UInt64 { Self.nanoseconds(requestHeadDeadline) }
+    var requestBodyDeadlineNanoseconds: UInt64 { Self.nanoseconds(requestBodyDeadline) }
+
+    /// How often the watcher looks for overdue connections: a quarter of the shorter deadline,
+    /// between 50 ms and 1 s; `nil` when both deadlines are off.
+    var deadlineSweepMilliseconds: Int32? {
+        let deadlines = [requestHeadDeadlineNanoseconds, requestBodyDeadlineNanoseconds].filter { $0 > 0 }
+        guard let shortest = deadlines.min() else { return nil }
+        return Int32(min(1_000, max(50, shortest / 4 / 1_000_000)))
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        return UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
     }
 
     var requestTimeoutSeconds: UInt32 {

@@ -12,8 +12,12 @@ public final class OpenFile: Sendable {
     public let modificationTimeNanoseconds: Int
 
     /// Opens `path` (following symlinks); `nil` unless it is a readable regular file.
+    ///
+    /// Opened with `O_NONBLOCK`, then checked with `fstat`: opening a FIFO without it blocks
+    /// until a writer appears (and a device may block or never end), which would stall the
+    /// server's I/O thread. `O_NONBLOCK` does not change how a regular file reads.
     public init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { return nil }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

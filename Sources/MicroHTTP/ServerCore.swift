@@ -19,10 +19,20 @@ final class ServerCore: Sendable {
     /// The last message libmicrohttpd logged (it explains a failed start, e.g. a port in use).
     let lastDaemonMessage = Mutex<String?>(nil)
     let watcher: HangupWatcher
+    private let draining = Atomic<Bool>(false)
+    /// Requests in flight when a graceful stop began that were answered during it.
+    let drainFinished = Atomic<Int>(0)
+    /// Connections shut down for missing their head or body deadline.
+    let deadlineCuts = Atomic<Int>(0)
+    /// Unsent event-stream bytes, server-wide.
+    let streamBudget: EventStreamBudget
 
     struct Registry {
         /// Set once by `stop()`; afterwards nothing new is suspended or opened.
         var stopping = false
+        /// Set once by `shutdown(gracePeriod:)`: new requests get 503, no stream opens, and the
+        /// requests already in flight finish.
+        var draining = false
         var nextConnectionID: UInt64 = 1
         /// Every open TCP connection, by the id stored in its libmicrohttpd socket context.
         var connections: [UInt64: Connection] = [:]
@@ -33,11 +43,28 @@ final class ServerCore: Sendable {
 
     struct Connection {
         let socket: Int32
-        /// The current request is complete (its handler runs or its response is being sent).
-        var requestComplete = false
+        var phase: Phase
         var stream: EventStream?
         /// The watcher saw the client hang up (it reports each socket once).
         var hungUp = false
+        /// Shut down for missing its deadline (done once).
+        var cut = false
+
+        /// Where the connection is in its current request; the first two have deadlines.
+        enum Phase {
+            /// Accepted, or the previous response done: the client owes a request head.
+            case awaitingHead(since: UInt64)
+            /// The head is in; the client owes the body.
+            case receivingBody(since: UInt64)
+            /// The request is complete: its handler runs or its response (or stream) is being
+            /// sent. No deadline: that time is ours.
+            case responding
+        }
+
+        /// The current request is complete (its handler runs or its response is being sent).
+        var requestComplete: Bool {
+            if case .responding = phase { true } else { false }
+        }
     }
 
     init(handler: @escaping HTTPServer.Handler, immediateHandler: (@Sendable (Request) -> Response?)?,
@@ -48,6 +75,8 @@ final class ServerCore: Sendable {
         self.limits = limits
         self.maxConnections = Atomic(limits.maxConnections)
         self.watcher = watcher
+        self.streamBudget = EventStreamBudget(limit: limits.maxEventStreamBufferTotalBytes)
+        streamBudget.setStreams { [weak self] in self?.registry.withLock { Array($0.streams.values) } ?? [] }
     }
 
     // MARK: - Requests waiting for the handler
@@ -64,7 +93,7 @@ final class ServerCore: Sendable {
             return
         }
         Task { [handler, logger] in
-            let response: Response
+            var response: Response
             do {
                 response = try await handler(request)
             } catch let error as HTTPError {
@@ -75,8 +104,17 @@ final class ServerCore: Sendable {
                 ])
                 response = HTTPError(.internalServerError, code: "internal_error", message: "The request failed").response
             }
-            self.registry.withLock { _ = $0.pending.removeValue(forKey: ObjectIdentifier(context)) }
-            context.deliver(response)
+            let draining = self.registry.withLock { r in
+                _ = r.pending.removeValue(forKey: ObjectIdentifier(context))
+                return r.draining
+            }
+            if draining {
+                // The client should not reuse a connection to a server that is going away.
+                response.headers["Connection"] = "close"
+                if context.deliver(response) { self.drainFinished.add(1, ordering: .relaxed) }
+            } else {
+                context.deliver(response)
+            }
         }
     }
 
@@ -87,10 +125,11 @@ final class ServerCore: Sendable {
 
     /// libmicrohttpd accepted a connection: give it an id and watch its socket for a hang-up.
     func connectionStarted(socket: Int32) -> UInt64 {
+        let now = monotonicNanoseconds()
         let id = registry.withLock { r in
             let id = r.nextConnectionID
             r.nextConnectionID += 1
-            r.connections[id] = Connection(socket: socket)
+            r.connections[id] = Connection(socket: socket, phase: .awaitingHead(since: now))
             return id
         }
         if socket >= 0 { watcher.watch(socket: socket, token: id) }
@@ -105,13 +144,24 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// Marks the connection's current request complete (handler running) or done. When it is
-    /// done and the client had already hung up while it ran, the socket is shut down so that
-    /// libmicrohttpd does not wait for a next request that cannot come.
+    /// The request head is in: from now on the body deadline applies.
+    func headReceived(connectionID: UInt64) {
+        let now = monotonicNanoseconds()
+        registry.withLock { r in
+            guard case .awaitingHead = r.connections[connectionID]?.phase else { return }
+            r.connections[connectionID]?.phase = .receivingBody(since: now)
+        }
+    }
+
+    /// Marks the connection's current request complete (handler running, or a response queued)
+    /// or done. When it is done the head deadline starts again (keep-alive), and when the client
+    /// had already hung up meanwhile, the socket is shut down so that libmicrohttpd does not
+    /// wait for a next request that cannot come.
     func setRequestComplete(_ complete: Bool, connectionID: UInt64) {
+        let now = monotonicNanoseconds()
         registry.withLock { r in
             guard var connection = r.connections[connectionID] else { return }
-            connection.requestComplete = complete
+            connection.phase = complete ? .responding : .awaitingHead(since: now)
             if !complete {
                 connection.stream = nil
                 // On libmicrohttpd's thread, before it closes the socket: the descriptor is valid.
@@ -142,15 +192,49 @@ final class ServerCore: Sendable {
         stream?.abort(.clientDisconnected)
     }
 
+    // MARK: - Deadlines
+
+    /// Shuts down every connection whose head or body is overdue (called by the watcher's
+    /// thread a few times per deadline). Returns how many were cut.
+    /// - Complexity: O(open connections), under the registry lock.
+    @discardableResult
+    func cutOverdueConnections(now: UInt64 = monotonicNanoseconds()) -> Int {
+        let head = limits.requestHeadDeadlineNanoseconds
+        let body = limits.requestBodyDeadlineNanoseconds
+        guard head > 0 || body > 0 else { return 0 }
+        let cut = registry.withLock { r -> Int in
+            var overdue: [UInt64] = []
+            for (id, connection) in r.connections where !connection.cut {
+                switch connection.phase {
+                case .awaitingHead(let since) where head > 0 && now &- since > head: overdue.append(id)
+                case .receivingBody(let since) where body > 0 && now &- since > body: overdue.append(id)
+                default: break
+                }
+            }
+            for id in overdue {
+                r.connections[id]?.cut = true
+                // Under the lock: libmicrohttpd notifies (and we drop the entry) before it closes
+                // the socket, so the descriptor is still this connection's.
+                if let socket = r.connections[id]?.socket { shutdownConnectionSocket(socket) }
+            }
+            return overdue.count
+        }
+        if cut > 0 {
+            deadlineCuts.add(cut, ordering: .relaxed)
+            logger.debug("closed \(cut) connections that were too slow to send their request")
+        }
+        return cut
+    }
+
     // MARK: - Event streams
 
     /// Registers a new stream, or `nil` when the server is stopping.
     func openStream(connection: ConnectionHandle, connectionID: UInt64, socket: Int32) -> EventStream? {
         let stream = EventStream(
             id: nextStreamID.wrappingAdd(1, ordering: .relaxed).oldValue,
-            connection: connection, socket: socket, bufferLimit: limits.maxEventStreamBufferBytes)
+            connection: connection, socket: socket, bufferLimit: limits.maxEventStreamBufferBytes, budget: streamBudget)
         let (accepted, hungUp) = registry.withLock { r -> (Bool, Bool) in
-            guard !r.stopping else { return (false, false) }
+            guard !r.stopping && !r.draining else { return (false, false) }
             r.streams[stream.id] = stream
             r.connections[connectionID]?.stream = stream
             return (true, r.connections[connectionID]?.hungUp ?? false)
@@ -169,6 +253,31 @@ final class ServerCore: Sendable {
     var openStreamCount: Int { registry.withLock { $0.streams.count } }
 
     // MARK: - Stop
+
+    /// `Registry.draining`, readable without the lock on every request.
+    var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    /// Begins a graceful stop: refuses new requests and streams, and ends every open stream
+    /// after what it has queued (the chunked terminator follows, a clean end for the client).
+    /// Returns the streams and the in-flight requests at this moment.
+    func beginDrain() -> (streams: Int, requests: Int) {
+        let (streams, requests) = registry.withLock { r in
+            r.draining = true
+            draining.store(true, ordering: .relaxed)
+            return (Array(r.streams.values), r.pending.count)
+        }
+        for stream in streams { stream.close(reason: .serverStopped) }
+        return (streams.count, requests)
+    }
+
+    /// Whether anything is still in flight: a handler running, or a response or stream being
+    /// sent. - Complexity: O(open connections).
+    var hasWorkInFlight: Bool {
+        registry.withLock { r in !r.pending.isEmpty || !r.streams.isEmpty || r.connections.values.contains { $0.requestComplete } }
+    }
+
+    /// Handlers still running (answered 503 by `beginStop`).
+    var pendingCount: Int { registry.withLock { $0.pending.count } }
 
     /// Refuses new work, ends every stream and answers every waiting request, so that no
     /// connection is left suspended when `MHD_stop_daemon` runs (it aborts the process if one is).
@@ -225,12 +334,15 @@ final class RequestContext: Sendable {
     }
 
     /// Hands the handler's response over and resumes the connection, exactly once and only
-    /// while it is suspended (under the lock: see `EventStream.resumeIfSuspended`).
-    func deliver(_ response: Response) {
+    /// while it is suspended (under the lock: see `EventStream.resumeIfSuspended`). Returns
+    /// whether this response was the one delivered.
+    @discardableResult
+    func deliver(_ response: Response) -> Bool {
         state.withLock { s in
-            guard case .handling = s.phase else { return }
+            guard case .handling = s.phase else { return false }
             s.phase = .ready(response)
             connection.resume()
+            return true
         }
     }
 }

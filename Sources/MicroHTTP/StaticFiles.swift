@@ -17,6 +17,10 @@ import Glibc
 /// - Only files inside `root` are served: a `..` or `.` segment (also percent-encoded), a
 ///   NUL, or a path whose real location (after symlinks) is outside `root` gives `nil`, like a
 ///   missing file, so the caller answers 404.
+/// - Only regular files: a FIFO, socket or device (also through a symlink) is `nil`; files are
+///   opened with `O_NONBLOCK`, so one never blocks the server's thread.
+/// - No dotfiles: a path with a segment that starts with `.` (`/.env`, `/.git/config`), before
+///   or after symlinks are resolved, is `nil`.
 /// - `GET` and `HEAD` only; another method on an existing file gives 405 with `Allow`.
 /// - Files up to 256 KiB are kept in memory and answered without a system call for
 ///   `revalidateAfter` seconds (default 1), then checked on disk again: a changed or removed
@@ -98,25 +102,28 @@ public struct StaticFiles: Sendable {
         var segments: [String] = []
         for raw in rest.split(separator: "/") {
             let segment = PercentDecoding.decode(String(raw), plusAsSpace: false)
-            if segment == "." || segment == ".." || segment.contains("/") || segment.contains("\0")
+            // `.`, `..` and every dotfile or dot-directory (`.env`, `.git`).
+            if segment.hasPrefix(".") || segment.contains("/") || segment.contains("\0")
                 || segment.contains("\\") || segment.contains("\u{FFFD}") {
                 return nil
             }
             segments.append(segment)
         }
         var candidate = ([root] + segments).joined(separator: "/")
-        guard var resolved = Self.realPath(candidate), isInsideRoot(resolved) else { return nil }
+        guard var resolved = Self.realPath(candidate), isServable(resolved) else { return nil }
         if Self.isDirectory(resolved) {
             guard let indexFile else { return nil }
             candidate = resolved + "/" + indexFile
-            guard let index = Self.realPath(candidate), isInsideRoot(index) else { return nil }
+            guard let index = Self.realPath(candidate), isServable(index) else { return nil }
             resolved = index
         }
         return resolved
     }
 
-    private func isInsideRoot(_ path: String) -> Bool {
-        path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
+    /// Inside `root`, and no dot-segment below it (a symlink named `ok.txt` may point at `.env`).
+    private func isServable(_ path: String) -> Bool {
+        guard path == root || path.hasPrefix(root == "/" ? "/" : root + "/") else { return false }
+        return !path.dropFirst(root.count).split(separator: "/").contains { $0.hasPrefix(".") }
     }
 
     private static func realPath(_ path: String) -> String? {

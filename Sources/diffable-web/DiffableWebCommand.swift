@@ -45,6 +45,28 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Enable test-only endpoints (POST /__test/drop-streams).")
     var testHooks = false
 
+    // MARK: Limits (MicroHTTP's `Limits`; defaults fit a public site)
+
+    @Option(help: "Connections served at once, event streams included; past it clients get a quick 503.")
+    var connectionLimit = Limits().maxConnections
+
+    @Option(help: ArgumentHelp(
+        "Connections one client address may hold; 0 turns the cap off.",
+        discussion: "Behind a reverse proxy every client has the proxy's address: raise this or pass 0."))
+    var connectionsPerAddress = Limits().maxConnectionsPerAddress
+
+    @Option(help: "Seconds a client has to send a whole request head (the body gets 3× as long); 0 turns both deadlines off.")
+    var requestDeadline: Double = 10
+
+    @Option(help: "Seconds without any progress after which a connection is closed (idle timeout).")
+    var idleTimeout: Double = 30
+
+    @Option(help: "MiB of unsent event-stream data all clients together may hold; past it the slowest readers are cut. 0: no budget.")
+    var streamBufferTotal = Limits().maxEventStreamBufferTotalBytes >> 20
+
+    @Option(help: "Seconds in-flight requests get to finish on SIGTERM/SIGINT before the server stops.")
+    var shutdownGrace: Double = 5
+
     mutating func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("Unknown log level \(logLevel)")
@@ -64,7 +86,7 @@ struct Serve: AsyncParsableCommand {
         configuration.mountainCount = mountains
 
         let app = try await WebApp(configuration: configuration, logger: logger)
-        var serverConfiguration = HTTPServer.Configuration(host: host, port: port)
+        var serverConfiguration = HTTPServer.Configuration(host: host, port: port, limits: try limits())
         serverConfiguration.immediateHandler = { app.immediateResponse($0) }
         let server = try HTTPServer(configuration: serverConfiguration, logger: logger) { request in
             await app.handle(request)
@@ -78,8 +100,24 @@ struct Serve: AsyncParsableCommand {
         await Signals.waitForTermination()
         logger.info("stopping")
         maintenance.cancel()
-        app.closeAllStreams()
-        await server.stop()
+        // Streams end cleanly (chunked terminator), in-flight requests get the grace period,
+        // and the server logs what it closed, finished and cut.
+        await server.shutdown(gracePeriod: .milliseconds(Int(max(0, shutdownGrace) * 1000)))
+    }
+
+    /// The server's limits from the flags.
+    func limits() throws -> Limits {
+        guard connectionLimit > 0, connectionsPerAddress >= 0, requestDeadline >= 0, idleTimeout > 0, streamBufferTotal >= 0 else {
+            throw ValidationError("--connection-limit and --idle-timeout must be positive; the other limits may be 0 (off), never negative")
+        }
+        var limits = Limits()
+        limits.maxConnections = connectionLimit
+        limits.maxConnectionsPerAddress = connectionsPerAddress
+        limits.requestHeadDeadline = .milliseconds(Int(requestDeadline * 1000))
+        limits.requestBodyDeadline = .milliseconds(Int(requestDeadline * 3000))
+        limits.requestTimeout = .milliseconds(Int(idleTimeout * 1000))
+        limits.maxEventStreamBufferTotalBytes = streamBufferTotal << 20
+        return limits
     }
 }
 

@@ -36,9 +36,23 @@ public func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable (
 public struct TestSocket: Sendable {
     public let fd: Int32
 
-    public static func connect(port: Int) throws -> TestSocket {
+    /// Connects to `127.0.0.1:port`; with `from` (a loopback address such as `127.0.0.2`), the
+    /// connection comes from that address, as a different client would.
+    public static func connect(port: Int, from source: String? = nil) throws -> TestSocket {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError("socket: errno \(errno)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                Glibc.close(fd)
+                throw ClientError("bind \(source): errno \(errno)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -79,6 +93,25 @@ public struct TestSocket: Sendable {
     }
 
     public func shutdownWrite() { _ = shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Whether the server has closed the connection: EOF or a reset is waiting (data is not
+    /// consumed). Never blocks.
+    public var isClosedByPeer: Bool {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&pfd, 1, 0) > 0 else { return false }
+        if pfd.revents & Int16(POLLHUP | POLLERR) != 0 { return true }
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
+    /// Sends what it can without blocking; `false` once the connection is broken.
+    @discardableResult
+    public func trySend(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        return n >= 0 || errno == EAGAIN || errno == EWOULDBLOCK
+    }
 
     public func close() { Glibc.close(fd) }
 
@@ -271,13 +304,13 @@ public func startServer(limits: Limits = Limits(), handler: @escaping HTTPServer
 }
 
 /// Sends `raw` on a new connection and reads one response.
-public func exchange(port: Int, _ raw: String, timeout: Double = 5, head: Bool = false) async throws -> HTTPResponse {
-    try await exchange(port: port, Array(raw.utf8), timeout: timeout, head: head)
+public func exchange(port: Int, _ raw: String, timeout: Double = 5, head: Bool = false, from source: String? = nil) async throws -> HTTPResponse {
+    try await exchange(port: port, Array(raw.utf8), timeout: timeout, head: head, from: source)
 }
 
-public func exchange(port: Int, _ raw: [UInt8], timeout: Double = 5, head: Bool = false) async throws -> HTTPResponse {
+public func exchange(port: Int, _ raw: [UInt8], timeout: Double = 5, head: Bool = false, from source: String? = nil) async throws -> HTTPResponse {
     try await offPool {
-        let socket = try TestSocket.connect(port: port)
+        let socket = try TestSocket.connect(port: port, from: source)
         defer { socket.close() }
         try socket.send(raw)
         var reader = ResponseReader(socket)
@@ -285,9 +318,10 @@ public func exchange(port: Int, _ raw: [UInt8], timeout: Double = 5, head: Bool 
     }
 }
 
-public func get(port: Int, _ target: String, headers: [String: String] = [:], timeout: Double = 5) async throws -> HTTPResponse {
+public func get(port: Int, _ target: String, headers: [String: String] = [:], timeout: Double = 5, from source: String? = nil) async throws -> HTTPResponse {
     let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-    return try await exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\(extra)\r\n", timeout: timeout)
+    return try await exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\(extra)\r\n",
+                              timeout: timeout, from: source)
 }
 
 public func post(port: Int, _ target: String, body: [UInt8], headers: [String: String] = [:]) async throws -> HTTPResponse {

@@ -76,3 +76,75 @@ struct LifecycleTests {
         await #expect(throws: ClientError.self) { try await get(port: port, "/hello") }
     }
 }
+
+@Suite("Graceful stop")
+struct GracefulStopTests {
+    @Test("streams end with the chunked terminator, in-flight requests finish, new ones get 503")
+    func graceful() async throws {
+        let hub = StreamHub()
+        let entered = Atomic<Int>(0)
+        let server = try startServer { request in
+            switch request.path {
+            case "/events": return .eventStream { hub.add($0) }
+            case "/slow":
+                entered.add(1, ordering: .relaxed)
+                try? await Task.sleep(for: .milliseconds(500))
+                return .text("finished")
+            default: return .text("hello")
+            }
+        }
+        let port = server.port
+        let readers = try await offPool { () -> [EventReader] in
+            try (0..<3).map { _ in
+                var (reader, _) = try EventReader.open(port: port)
+                _ = try reader.nextBlock()
+                return reader
+            }
+        }
+        defer { readers.forEach { $0.socket.close() } }
+        async let inFlight = exchange(port: port, "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n", timeout: 10)
+        #expect(await eventually { hub.count == 3 && entered.load(ordering: .relaxed) == 1 })
+        hub.broadcast(id: "9", data: "last words")
+
+        async let report = server.shutdown(gracePeriod: .seconds(10))
+        #expect(await eventually { !server.isRunning || server.openEventStreamCount == 0 })
+        let late = try? await get(port: port, "/hello")
+        #expect(late == nil || late?.status == 503, "a new request during the stop is refused")
+
+        let answer = try await inFlight
+        #expect(answer.status == 200 && answer.text == "finished")
+        #expect(answer.header("Connection")?.lowercased() == "close")
+        let ended = try await offPool { () -> [Bool] in
+            var readers = readers
+            return try readers.indices.map { i in
+                let block = try readers[i].nextBlock(timeout: 5)
+                return try block == ["id: 9", "data: last words"] && readers[i].readToEnd(timeout: 5)
+            }
+        }
+        #expect(ended == [true, true, true], "each stream got its queued event, then a clean end")
+        let done = await report
+        #expect(done.streamsClosed == 3 && done.streamsEndedCleanly == 3)
+        #expect(done.requestsFinished == 1 && done.requestsCut == 0)
+        #expect(hub.closeReasons == [.serverStopped, .serverStopped, .serverStopped])
+        #expect(!server.isRunning)
+        await server.stop()
+    }
+
+    @Test("a request slower than the grace period is cut with a 503, and the stop does not wait for it")
+    func gracePeriodEnds() async throws {
+        let server = try startServer { _ in
+            try? await Task.sleep(for: .seconds(30))
+            return .text("too late")
+        }
+        let port = server.port
+        async let inFlight = exchange(port: port, "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n", timeout: 20)
+        try await Task.sleep(for: .milliseconds(300))
+        let start = ContinuousClock.now
+        let report = await server.shutdown(gracePeriod: .milliseconds(500))
+        // A bound, not a benchmark: far below the handler's 30 s.
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(report.requestsCut == 1 && report.requestsFinished == 0)
+        let answer = try? await inFlight
+        #expect(answer == nil || answer?.status == 503)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MicroHTTP
 import Testing
 import HTTPTestSupport
@@ -161,5 +162,66 @@ struct RobustnessTests {
         readers.forEach { $0.socket.close() }
         #expect(await eventually { server.openConnectionCount == 0 })
         #expect(try await get(port: port, "/hello").status == 200)
+    }
+}
+
+/// Requests whose body length two parsers could read differently (request smuggling) are refused
+/// in the JSON error shape, and whatever followed them never reaches the handler.
+@Suite("Message framing")
+struct FramingTests {
+    /// Records every request the handler sees.
+    final class Seen: Sendable {
+        let paths = Mutex<[String]>([])
+    }
+
+    static let smuggled = "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n"
+
+    @Test("ambiguous framing is a JSON 400/501 and the bytes after it are not a request", arguments: [
+        ("Content-Length: 5\r\nContent-Length: 44\r\n", 400, "conflicting_content_length"),
+        ("content-length: 0\r\nCONTENT-LENGTH: 44\r\n", 400, "conflicting_content_length"),
+        ("Content-Length: 44\r\nTransfer-Encoding: chunked\r\n", 400, "ambiguous_framing"),
+        ("Transfer-Encoding: chunked\r\nContent-Length: 0\r\n", 400, "ambiguous_framing"),
+        ("Transfer-Encoding: CHUNKED\r\ncontent-length: 3\r\n", 400, "ambiguous_framing"),
+        ("Transfer-Encoding: gzip\r\n", 501, "unsupported_transfer_encoding"),
+        ("Transfer-Encoding: gzip, chunked\r\n", 501, "unsupported_transfer_encoding"),
+    ])
+    func ambiguous(fields: String, status: Int, code: String) async throws {
+        let seen = Seen()
+        let server = try startServer { request in
+            seen.paths.withLock { $0.append(request.path) }
+            return .text("ok")
+        }
+        defer { server.stop() }
+        let port = server.port
+        let raw = "POST /upload HTTP/1.1\r\nHost: t\r\n\(fields)\r\n0\r\n\r\n" + Self.smuggled
+        let responses = try await offPool { () -> [HTTPResponse] in
+            let socket = try TestSocket.connect(port: port)
+            defer { socket.close() }
+            try socket.send(raw)
+            var reader = ResponseReader(socket)
+            var responses = [try reader.readResponse(timeout: 5)]
+            while let next = try? reader.readResponse(timeout: 1) { responses.append(next) }
+            return responses
+        }
+        #expect(responses.first?.status == status)
+        #expect(responses.first?.json["error"] == code)
+        #expect(responses.first?.header("Content-Type") == "application/json")
+        #expect(responses.count == 1, "the connection is closed after the refusal")
+        #expect(seen.paths.withLock { $0 }.isEmpty, "neither request reached the handler")
+        #expect(try await get(port: port, "/hello").status == 200)
+    }
+
+    @Test("repeated identical Content-Length and plain chunked bodies are still accepted")
+    func unambiguous() async throws {
+        let server = try startServer(handler: echoHandler)
+        defer { server.stop() }
+        let same = try await exchange(port: server.port,
+            "POST /echo HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc")
+        #expect(same.status == 200)
+        #expect(same.json["body"] == "abc")
+        let chunked = try await exchange(port: server.port,
+            "POST /echo HTTP/1.1\r\nHost: t\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
+        #expect(chunked.status == 200)
+        #expect(chunked.json["body"] == "abc")
     }
 }

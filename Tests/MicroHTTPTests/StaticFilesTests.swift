@@ -175,3 +175,117 @@ struct StaticFilesTests {
         #expect(try await get(port: server.port, "/style.css").text == "body{color:red}")
     }
 }
+
+/// Files a public folder may contain by accident or malice: a FIFO, a UNIX socket, a device,
+/// dotfiles and dot-directories, and symlinks to each.
+struct HostileFixture {
+    let base: StaticFixture
+    var root: URL { base.root }
+    /// Whether `mknod` worked here (it needs CAP_MKNOD): the device case is checked only then.
+    let madeDevice: Bool
+
+    init() throws {
+        base = try StaticFixture()
+        let root = base.root.path
+        let fm = FileManager.default
+        guard mkfifo(root + "/pipe.txt", 0o644) == 0 else { throw ClientError("mkfifo: errno \(errno)") }
+        try fm.createSymbolicLink(atPath: root + "/pipe-link.js", withDestinationPath: "pipe.txt")
+        // A UNIX socket bound to a path leaves a socket file behind.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array((root + "/socket.txt").utf8CString)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.prefix(raw.count - 1).enumerated() { raw[i] = UInt8(bitPattern: byte) }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(fd)
+        guard bound == 0 else { throw ClientError("bind: errno \(errno)") }
+        madeDevice = mknod(root + "/zero.bin", S_IFCHR | 0o666, dev_t(0x105)) == 0  // makedev(1, 5): /dev/zero
+        try fm.createSymbolicLink(atPath: root + "/dev-zero.bin", withDestinationPath: "/dev/zero")
+        try "SECRET=1".write(toFile: root + "/.env", atomically: true, encoding: .utf8)
+        try fm.createDirectory(atPath: root + "/.git", withIntermediateDirectories: true)
+        try "[core]".write(toFile: root + "/.git/config", atomically: true, encoding: .utf8)
+        try fm.createDirectory(atPath: root + "/sub/.hidden", withIntermediateDirectories: true)
+        try "hidden".write(toFile: root + "/sub/.hidden/page.html", atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: root + "/env.txt", withDestinationPath: ".env")
+        try fm.createSymbolicLink(atPath: root + "/git", withDestinationPath: ".git")
+    }
+
+    /// Unblocks anything stuck opening the FIFO for reading (the bug this fixture exists for),
+    /// so a failing test still ends: now, and once more from a plain thread after `delay`
+    /// seconds (a blocked open may hold every thread of the cooperative pool).
+    func unblockFIFO(after delay: Double) {
+        let path = root.path + "/pipe.txt"
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: delay)
+            let fd = open(path, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+        }
+    }
+
+    func unblockFIFO() {
+        let fd = open(root.path + "/pipe.txt", O_WRONLY | O_NONBLOCK)
+        if fd >= 0 { close(fd) }
+    }
+
+    func remove() {
+        unblockFIFO()
+        base.remove()
+    }
+}
+
+@Suite("Static files: only regular files, no dotfiles")
+struct HostileStaticFilesTests {
+    @Test("non-regular files are 404 and never block the server (async and immediate paths)", arguments: [
+        "/static/pipe.txt", "/static/pipe-link.js", "/static/socket.txt", "/static/zero.bin", "/static/dev-zero.bin",
+    ], [false, true])
+    func nonRegular(path: String, immediate: Bool) async throws {
+        let fixture = try HostileFixture()
+        defer { fixture.remove() }
+        if path == "/static/zero.bin" && !fixture.madeDevice { return }
+        fixture.unblockFIFO(after: 8)
+        let files = StaticFiles(root: fixture.root, urlPrefix: "/static")
+        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+        if immediate { configuration.immediateHandler = { files.response(for: $0) } }
+        let server = try HTTPServer(configuration: configuration, logger: quietLogger) { request in
+            files.response(for: request) ?? HTTPError(.notFound).response
+        }
+        try server.start()
+        defer { server.stop() }
+        let response = try? await get(port: server.port, path)
+        fixture.unblockFIFO()
+        #expect(response?.status == 404, "a blocked open shows up as a time-out here")
+        // The thread that served it is free: the next request is answered.
+        #expect(try await get(port: server.port, "/static/app.js").status == 200)
+    }
+
+    @Test("dotfiles and anything under a dot-directory are 404, however reached", arguments: [
+        "/static/.env", "/static/%2eenv", "/static/.git/config", "/static/.git/", "/static/%2Egit/config",
+        "/static/sub/.hidden/page.html", "/static/env.txt", "/static/git/config",
+    ])
+    func dotfiles(path: String) async throws {
+        let fixture = try HostileFixture()
+        defer { fixture.remove() }
+        let server = try fixture.base.server()
+        defer { server.stop() }
+        let response = try await exchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        #expect(response.status == 404)
+        #expect(!response.text.contains("SECRET") && !response.text.contains("[core]") && !response.text.contains("hidden"))
+    }
+
+    @Test("Response.file refuses what is not a regular file, without blocking")
+    func responseFile() throws {
+        let fixture = try HostileFixture()
+        defer { fixture.remove() }
+        fixture.unblockFIFO(after: 20)
+        let start = ContinuousClock.now
+        #expect(Response.file(atPath: fixture.root.path + "/pipe.txt") == nil)
+        // A bound, not a benchmark: a blocking open waits for the 20-s unblocker.
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(Response.file(atPath: "/dev/zero") == nil)
+        #expect(Response.file(atPath: fixture.root.path + "/app.js") != nil)
+    }
+}

@@ -56,6 +56,8 @@ var logger = Logger(label: "HTTPBenchServer")
 logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
 var limits = Limits()
 limits.maxConnections = 30_000
+// Every benchmark client comes from 127.0.0.1: no per-address cap.
+limits.maxConnectionsPerAddress = 0
 
 var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: port, limits: limits, threads: threads)
 // Static files are answered on libmicrohttpd's thread (no task hop); everything else is async.
