@@ -215,7 +215,7 @@ def main():
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
     port = free_port()
     server = subprocess.Popen([args.binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning",
-                               "--max-sessions", "20000"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                               "--max-sessions", "20000", "--connections-per-address", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         server.stdout.readline()  # "Listening on …"
         if args.memory:

@@ -67,6 +67,16 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds in-flight requests get to finish on SIGTERM/SIGINT before the server stops.")
     var shutdownGrace: Double = 5
 
+    @Option(help: ArgumentHelp(
+        "When the session cookie is Secure: off, on, or forwarded (when a proxy says X-Forwarded-Proto: https).",
+        discussion: "Use forwarded only behind a proxy that sets or strips X-Forwarded-Proto itself."))
+    var secureCookies: String = CookieSecurity.off.rawValue
+
+    @Option(help: ArgumentHelp(
+        "An origin (https://example.org) whose pages may send state-changing requests besides the server's own; repeatable.",
+        discussion: "Browsers' POSTs from any other origin are refused (403 cross_origin). For a proxy that rewrites Host."))
+    var allowedOrigin: [String] = []
+
     mutating func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("Unknown log level \(logLevel)")
@@ -84,6 +94,11 @@ struct Serve: AsyncParsableCommand {
         configuration.sessionIdleTimeout = .seconds(max(1, sessionTimeout) * 60)
         configuration.testHooks = testHooks
         configuration.mountainCount = mountains
+        guard let cookieSecurity = CookieSecurity(rawValue: secureCookies.lowercased()) else {
+            throw ValidationError("--secure-cookies takes off, on or forwarded")
+        }
+        configuration.secureCookies = cookieSecurity
+        configuration.allowedOrigins = Set(allowedOrigin.map { $0.lowercased() })
 
         let app = try await WebApp(configuration: configuration, logger: logger)
         var serverConfiguration = HTTPServer.Configuration(host: host, port: port, limits: try limits())
@@ -109,6 +124,11 @@ struct Serve: AsyncParsableCommand {
     func limits() throws -> Limits {
         guard connectionLimit > 0, connectionsPerAddress >= 0, requestDeadline >= 0, idleTimeout > 0, streamBufferTotal >= 0 else {
             throw ValidationError("--connection-limit and --idle-timeout must be positive; the other limits may be 0 (off), never negative")
+        }
+        let day = 86_400.0
+        guard requestDeadline <= day, idleTimeout <= day, shutdownGrace >= 0, shutdownGrace <= day,
+              streamBufferTotal <= 1 << 20, connectionLimit <= 1 << 20, connectionsPerAddress <= 1 << 20 else {
+            throw ValidationError("times are at most a day (86400 s), --stream-buffer-total at most 1 TiB, connection counts at most 1,048,576")
         }
         var limits = Limits()
         limits.maxConnections = connectionLimit

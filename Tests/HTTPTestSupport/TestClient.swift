@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import MicroHTTP
 #if canImport(Glibc)
@@ -34,7 +35,20 @@ public func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable (
 }
 
 public struct TestSocket: Sendable {
-    public let fd: Int32
+    /// The descriptor, shared by every copy of this socket: closing one copy closes them all,
+    /// and a second close is a no-op. (Closing a number twice would close whatever socket
+    /// another test got that number for in the meantime: every suite shares this process.)
+    private let descriptor: Descriptor
+    public var fd: Int32 { descriptor.value.load(ordering: .acquiring) }
+
+    final class Descriptor: Sendable {
+        let value: Atomic<Int32>
+        init(_ fd: Int32) { value = Atomic(fd) }
+        /// The descriptor, taken: later calls get -1.
+        func take() -> Int32 { value.exchange(-1, ordering: .acquiringAndReleasing) }
+    }
+
+    init(fd: Int32) { descriptor = Descriptor(fd) }
 
     /// Connects to `127.0.0.1:port`; with `from` (a loopback address such as `127.0.0.2`), the
     /// connection comes from that address, as a different client would.
@@ -113,11 +127,16 @@ public struct TestSocket: Sendable {
         return n >= 0 || errno == EAGAIN || errno == EWOULDBLOCK
     }
 
-    public func close() { Glibc.close(fd) }
+    public func close() {
+        let fd = descriptor.take()
+        if fd >= 0 { Glibc.close(fd) }
+    }
 
     /// Closes with an RST instead of a FIN (SO_LINGER 0): an abrupt disconnect.
     public func reset() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        let fd = descriptor.take()
+        guard fd >= 0 else { return }
         _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         Glibc.close(fd)
     }

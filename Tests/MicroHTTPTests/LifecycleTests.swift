@@ -55,8 +55,11 @@ struct LifecycleTests {
         #expect(!server.isRunning)
         #expect(server.openEventStreamCount == 0)
         #expect(hub.closeReasons == [.serverStopped, .serverStopped, .serverStopped])
+        // The handler's own answer never arrives. Whether the client reads the 503 or only the
+        // close is a race inside MHD_stop_daemon (measured: about one run in five sees the 503);
+        // the exact expectations are the stream reasons above and the counts of shutdown().
         let answer = try? await inFlight
-        #expect(answer == nil || answer?.status == 503)
+        #expect(answer.map { $0.status == 503 } ?? true, "never the slow handler's response")
         let ended = try await offPool { () -> Bool in
             var readers = readers
             for i in readers.indices { _ = try? readers[i].readToEnd(timeout: 2) }
@@ -109,7 +112,7 @@ struct GracefulStopTests {
         async let report = server.shutdown(gracePeriod: .seconds(10))
         #expect(await eventually { !server.isRunning || server.openEventStreamCount == 0 })
         let late = try? await get(port: port, "/hello")
-        #expect(late == nil || late?.status == 503, "a new request during the stop is refused")
+        #expect(late?.status == 503, "a new request during the stop is refused with a 503")
 
         let answer = try await inFlight
         #expect(answer.status == 200 && answer.text == "finished")
@@ -144,7 +147,9 @@ struct GracefulStopTests {
         // A bound, not a benchmark: far below the handler's 30 s.
         #expect(ContinuousClock.now - start < .seconds(10))
         #expect(report.requestsCut == 1 && report.requestsFinished == 0)
+        // As above: the cut request is counted exactly (requestsCut == 1); on the wire it ends
+        // with the 503 or with the close, whichever libmicrohttpd's stop gets to first.
         let answer = try? await inFlight
-        #expect(answer == nil || answer?.status == 503)
+        #expect(answer.map { $0.status == 503 } ?? true, "never the slow handler's response")
     }
 }

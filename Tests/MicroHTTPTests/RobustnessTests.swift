@@ -7,16 +7,18 @@ import HTTPTestSupport
 /// Whatever a client sends, the server keeps serving and frees what the client held.
 @Suite("Hostile and broken clients")
 struct RobustnessTests {
-    @Test("malformed request lines are refused and the server keeps serving", arguments: [
-        "GARBAGE\r\n\r\n",
-        "GET\r\n\r\n",
-        "GET / HTTP/9.9\r\nHost: t\r\n\r\n",
-        "GET / HTTP/1.1\r\nNo colon here\r\n\r\n",
-        "\r\n\r\n\r\n",
-        "GET /hello HTTP/1.1\r\nHost: t\r\nContent-Length: -5\r\n\r\n",
-        "GET /hello HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999999999999\r\n\r\n",
-    ])
-    func malformed(raw: String) async throws {
+    /// Each malformed head and what libmicrohttpd 0.9.75 answers (its own refusals): a status,
+    /// or `nil` when it closes the connection without a word (nothing parses as a request line).
+    @Test("malformed request lines are refused exactly as expected and the server keeps serving", arguments: [
+        ("GARBAGE\r\n\r\n", nil),
+        ("GET\r\n\r\n", nil),
+        ("GET / HTTP/9.9\r\nHost: t\r\n\r\n", 505),
+        ("GET / HTTP/1.1\r\nNo colon here\r\n\r\n", 400),
+        ("\r\n\r\n\r\n", nil),
+        ("GET /hello HTTP/1.1\r\nHost: t\r\nContent-Length: -5\r\n\r\n", 400),
+        ("GET /hello HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999999999999\r\n\r\n", 413),
+    ] as [(String, Int?)])
+    func malformed(raw: String, expected: Int?) async throws {
         let server = try startServer(handler: echoHandler)
         defer { server.stop() }
         let port = server.port
@@ -24,11 +26,11 @@ struct RobustnessTests {
             let socket = try TestSocket.connect(port: port)
             defer { socket.close() }
             try socket.send(raw)
-            socket.shutdownWrite()
+            // No half-close: libmicrohttpd would race its answer against seeing the FIN.
             var reader = ResponseReader(socket)
             return try? reader.readResponse(timeout: 3).status
         }
-        #expect(status == nil || (400..<600).contains(status!))
+        #expect(status == expected)
         #expect(try await get(port: port, "/hello").status == 200)
     }
 
@@ -45,7 +47,7 @@ struct RobustnessTests {
             var reader = ResponseReader(socket)
             return try? reader.readResponse(timeout: 3).status
         }
-        #expect(status == nil || status == 431 || status == 413 || status == 400)
+        #expect(status == 431, "libmicrohttpd refuses a header block over its pool with 431")
         let ordinary = try await get(port: port, "/echo", headers: ["X-Test": String(repeating: "o", count: 1000)])
         #expect(ordinary.status == 200)
     }
@@ -97,8 +99,10 @@ struct RobustnessTests {
             var reader = ResponseReader(socket)
             return try? reader.readResponse(timeout: 3)
         }
-        // libmicrohttpd may answer or just close; either way nothing is left behind.
-        #expect(response == nil || response?.text == "hello")
+        // libmicrohttpd answers a half-closed client when it read the request before it saw the
+        // FIN, and closes otherwise (both seen, under load): what is exact is that it never
+        // answers wrongly, and that nothing is left behind.
+        #expect(response.map { $0.status == 200 && $0.text == "hello" } ?? true)
         #expect(await eventually { server.openConnectionCount == 0 })
     }
 
