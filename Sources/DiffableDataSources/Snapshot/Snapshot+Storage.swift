@@ -201,9 +201,11 @@ extension Snapshot {
         let newTags = newItems.map(Self.tag(of:))
         chunks[chunkID].items.insert(contentsOf: newItems, at: location.offset)
         chunks[chunkID].tags.insert(contentsOf: newTags, at: location.offset)
-        // The new items get exact offset hints; items after the insertion point keep stale
-        // hints, which readers verify.
+        // The new items get exact offset hints, and so do the items they pushed along: their
+        // tags are at hand, so each is one probe of the index, no hashing. (Stale hints are still
+        // verified by readers, but a diff repairing them re-indexes the chunk with a hash per item.)
         for (k, tag) in newTags.enumerated() { indexInsertNew(tag: tag, slot: Self.slot(chunk: chunkID, offset: location.offset + k)) }
+        reindexHints(ofChunk: chunkID, from: location.offset + newItems.count)
         if chunks[chunkID].items.count > Self.maximumChunkCount {
             let all = chunks[chunkID].items, allTags = chunks[chunkID].tags
             chunks[chunkID].items = Array(all[0..<Self.appendChunkCount])
@@ -219,6 +221,17 @@ extension Snapshot {
         }
         storage.count += newItems.count
         sections[location.section] = storage
+    }
+
+    /// Points the index entries of a chunk's items from `start` on at their current offsets
+    /// (after an insertion or removal shifted them). - Complexity: O(items from `start`), one
+    /// index probe each by the stored tag.
+    @inlinable mutating func reindexHints(ofChunk chunkID: Int, from start: Int) {
+        let tags = chunks[chunkID].tags
+        guard start < tags.count else { return }
+        for offset in start..<tags.count {
+            indexRelocate(tag: tags[offset], from: chunkID, to: Self.slot(chunk: chunkID, offset: offset))
+        }
     }
 
     /// Removes items known to be in the snapshot, and their reload/reconfigure marks.
@@ -246,9 +259,11 @@ extension Snapshot {
                 chunk.items.removeLast(chunk.items.count - kept)
                 chunk.tags.removeLast(chunk.tags.count - kept)
                 chunks[chunkID] = chunk
+                reindexHints(ofChunk: chunkID, from: 0)
             } else if let offset = chunks[chunkID].items.firstIndex(of: doomed[0]) {
                 chunks[chunkID].items.remove(at: offset)
                 chunks[chunkID].tags.remove(at: offset)
+                reindexHints(ofChunk: chunkID, from: offset)
             }
             sections[section]?.count -= removed
             if chunks[chunkID].items.isEmpty {
