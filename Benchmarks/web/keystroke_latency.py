@@ -167,7 +167,7 @@ async def run_paced(port, sessions, rate, seconds):
             try:
                 results.append(await client.keystroke(WORDS[(index + i) % len(WORDS)], i))
             except Exception as error:  # a failed keystroke counts as an error, not a latency
-                results.append((None, 0, str(error)))
+                results.append((None, 0, f"{type(error).__name__}: {error}"))
             due += interval
             delay = due - loop.time()
             if delay > 0:
@@ -263,6 +263,8 @@ def main():
                 p99 = percentile(latencies, 99) if latencies else float("inf")
                 print(f"| {rate:g} | {args.paced * rate:,.0f} | {len(samples) / elapsed:,.0f} | {len(samples):,} | {errors} | "
                       f"{statistics.median(latencies):.2f} | {p99:.2f} | {max(latencies):.2f} |", flush=True)
+                for kind in sorted({s[2] for s in samples if s[0] is None})[:3]:
+                    print(f"  error: {kind}", flush=True)
                 if p99 >= 50 or len(samples) / elapsed < 0.8 * args.paced * rate:
                     break
     finally:
