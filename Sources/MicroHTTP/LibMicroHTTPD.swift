@@ -49,7 +49,14 @@ struct RunningDaemon: @unchecked Sendable {
     /// closing every connection, which runs the completion callbacks), then frees what it used.
     func stop() {
         let core = self.core.takeUnretainedValue()
-        core.beginStop()
+        let answered = core.beginStop()
+        // Give the 503s a moment to reach their clients (libmicrohttpd's own threads write them)
+        // before the daemon closes every socket: bounded, so a client that does not read cannot
+        // hold the stop.
+        let deadline = ContinuousClock.now + .milliseconds(250)
+        while !answered.isEmpty && core.isResponding(answered) && ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
         MHD_stop_daemon(daemon)
         core.watcher.stop()
         self.core.release()

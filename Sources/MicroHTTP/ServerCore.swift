@@ -281,7 +281,10 @@ final class ServerCore: Sendable {
 
     /// Refuses new work, ends every stream and answers every waiting request, so that no
     /// connection is left suspended when `MHD_stop_daemon` runs (it aborts the process if one is).
-    func beginStop() {
+    /// Starts a hard stop: ends every stream and answers every request still in a handler with
+    /// `503 server_stopping`. - Returns: the connections those 503s go out on.
+    @discardableResult
+    func beginStop() -> [UInt64] {
         let (streams, pending) = registry.withLock { r in
             r.stopping = true
             defer { r.pending = [:] }
@@ -289,6 +292,18 @@ final class ServerCore: Sendable {
         }
         for stream in streams { stream.abort(.serverStopped) }
         for context in pending { context.deliver(Self.serverStopping.response) }
+        return pending.map(\.connectionID)
+    }
+
+    /// Whether any of `connections` is still sending its response (it is done when libmicrohttpd
+    /// completed it, or closed the connection).
+    func isResponding(_ connections: [UInt64]) -> Bool {
+        registry.withLock { r in
+            connections.contains { id in
+                if case .responding = r.connections[id]?.phase { return true }
+                return false
+            }
+        }
     }
 }
 
