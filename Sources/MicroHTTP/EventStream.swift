@@ -299,6 +299,6 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// socket only after the completion callback (`finish`, which takes this lock) has run, so
     /// the descriptor still belongs to this stream's connection.
     private func shutdownSocket() {
-        shutdownConnectionSocket(socket)
+        shutdownConnectionSocket(socket, peer: nil)
     }
 }

@@ -49,6 +49,10 @@ final class ServerCore: Sendable {
         var hungUp = false
         /// Shut down for missing its deadline (done once).
         var cut = false
+        /// The client's address and port when the connection was accepted: a shutdown first
+        /// checks that the descriptor still names this client, so that a number libmicrohttpd
+        /// already closed and the kernel gave to a new connection is never shut down by mistake.
+        var peer: [UInt8] = []
 
         /// Where the connection is in its current request; the first two have deadlines.
         enum Phase {
@@ -129,7 +133,7 @@ final class ServerCore: Sendable {
         let id = registry.withLock { r in
             let id = r.nextConnectionID
             r.nextConnectionID += 1
-            r.connections[id] = Connection(socket: socket, phase: .awaitingHead(since: now))
+            r.connections[id] = Connection(socket: socket, phase: .awaitingHead(since: now), peer: socketPeer(socket))
             return id
         }
         if socket >= 0 { watcher.watch(socket: socket, token: id) }
@@ -165,7 +169,7 @@ final class ServerCore: Sendable {
             if !complete {
                 connection.stream = nil
                 // On libmicrohttpd's thread, before it closes the socket: the descriptor is valid.
-                if connection.hungUp { shutdownConnectionSocket(connection.socket) }
+                if connection.hungUp { shutdownConnectionSocket(connection.socket, peer: connection.peer) }
             }
             r.connections[connectionID] = connection
         }
@@ -179,13 +183,15 @@ final class ServerCore: Sendable {
     func clientHungUp(connectionID: UInt64) {
         let stream = registry.withLock { r -> EventStream? in
             guard var connection = r.connections[connectionID] else { return nil }
+            // Edge-triggered: a shutdown raises more events for the same socket; act once.
+            guard !connection.hungUp else { return nil }
             connection.hungUp = true
             r.connections[connectionID] = connection
             if let stream = connection.stream { return stream }
             if !connection.requestComplete {
                 // Under the lock: the entry is removed before libmicrohttpd closes the socket,
                 // so the descriptor is still this connection's.
-                shutdownConnectionSocket(connection.socket)
+                shutdownConnectionSocket(connection.socket, peer: connection.peer)
             }
             return nil
         }
@@ -215,7 +221,7 @@ final class ServerCore: Sendable {
                 r.connections[id]?.cut = true
                 // Under the lock: libmicrohttpd notifies (and we drop the entry) before it closes
                 // the socket, so the descriptor is still this connection's.
-                if let socket = r.connections[id]?.socket { shutdownConnectionSocket(socket) }
+                if let connection = r.connections[id] { shutdownConnectionSocket(connection.socket, peer: connection.peer) }
             }
             return overdue.count
         }
