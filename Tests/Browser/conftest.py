@@ -36,7 +36,8 @@ def server():
     port = free_port()
     log = open(SCRATCH / "server.log", "wb")
     process = subprocess.Popen(
-        [str(BINARY), "--host", "127.0.0.1", "--port", str(port), "--test-hooks"],
+        # Every test client is one address (127.0.0.1): no per-address cap (see README, Limits).
+        [str(BINARY), "--host", "127.0.0.1", "--port", str(port), "--test-hooks", "--connections-per-address", "0"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

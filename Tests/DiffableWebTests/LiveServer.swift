@@ -13,6 +13,10 @@ struct LiveServer: Sendable {
         let app = try await makeApp(configure)
         // As the executable serves: static files and /healthz answered on the server's thread.
         var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+        // Every test client is one address opening a connection per request: no per-address
+        // cap (libmicrohttpd's per-address count lags behind such churn; MicroHTTP's own tests
+        // cover the cap).
+        configuration.limits.maxConnectionsPerAddress = 0
         configuration.immediateHandler = { app.immediateResponse($0) }
         let server = try HTTPServer(configuration: configuration, logger: quietLogger) { await app.handle($0) }
         try server.start()
