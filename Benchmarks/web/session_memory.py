@@ -16,13 +16,7 @@ import subprocess
 import threading
 import time
 
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+from keystroke_latency import rss_kib  # the same directory: the server's resident memory
 
 
 def create(port, count, threads=4):

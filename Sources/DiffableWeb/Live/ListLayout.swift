@@ -4,11 +4,25 @@ import Foundation
 
 /// A snapshot laid out for one viewport, asked only for what a window shows.
 ///
-/// Unlike ``Placement`` (every cell, for the API's layout route), nothing here walks the list:
-/// the solver's result answers `frames(in:)` in time proportional to what it returns, an item's
-/// frame by identifier is an index lookup plus arithmetic, and cells are named only for the
-/// window. This is what keeps a keystroke on a 100,000-item list at the cost of one screen.
+/// Nothing here walks the list (but ``allCells``, for the API's layout route): the solver's
+/// result answers `frames(in:)` in time proportional to what it returns, an item's frame by
+/// identifier is an index lookup plus arithmetic, and cells are named only for the window. This
+/// is what keeps a keystroke on a 100,000-item list at the cost of one screen.
 struct ListLayout: Sendable {
+    /// A cell as the browser names it: an item by its identifier, a header or footer as
+    /// `header:<section>` / `footer:<section>`.
+    struct Cell: Sendable, Equatable {
+        var id: String
+        var kind: String        // "item", "header", "footer"
+        var section: String
+        /// The section's position in the snapshot.
+        var sectionIndex: Int
+        var index: Int?
+        var frame: LayoutRect
+    }
+
+    static func supplementaryID(kind: String, section: String) -> String { "\(kind):\(section)" }
+
     let snapshot: Snapshot<String, String>
     let sectionIDs: [String]
     let result: LayoutResult
@@ -25,8 +39,8 @@ struct ListLayout: Sendable {
     /// The cells (items, headers and footers) whose frames meet `rect`, in document order: per
     /// section its headers, its items, its footers.
     /// - Complexity: O(k log k + log n) for k cells returned.
-    func cells(in rect: LayoutRect) -> [Placement.Cell] {
-        var cells: [Placement.Cell] = []
+    func cells(in rect: LayoutRect) -> [Cell] {
+        var cells: [Cell] = []
         var supplementaries = Set<String>()
         for element in result.frames(in: rect) {
             let section = element.indexPath.section
@@ -35,51 +49,69 @@ struct ListLayout: Sendable {
             case .item:
                 let path = IndexPath(item: element.indexPath.item, section: section)
                 guard let id = snapshot.itemIdentifier(at: path) else { continue }
-                cells.append(Placement.Cell(id: id, kind: "item", section: sectionIDs[section], sectionIndex: section,
+                cells.append(Cell(id: id, kind: "item", section: sectionIDs[section], sectionIndex: section,
                                             index: element.indexPath.item, frame: element.frame))
             case .supplementary(let kind):
-                let id = Placement.supplementaryID(kind: kind, section: sectionIDs[section])
+                let id = Self.supplementaryID(kind: kind, section: sectionIDs[section])
                 guard supplementaries.insert(id).inserted else { continue }
-                cells.append(Placement.Cell(id: id, kind: kind, section: sectionIDs[section], sectionIndex: section,
+                cells.append(Cell(id: id, kind: kind, section: sectionIDs[section], sectionIndex: section,
                                             index: nil, frame: element.frame))
             case .decoration:
                 continue
             }
         }
-        cells.sort { a, b in
-            if a.sectionIndex != b.sectionIndex { return a.sectionIndex < b.sectionIndex }
-            let (ra, rb) = (Self.rank(a.kind), Self.rank(b.kind))
-            if ra != rb { return ra < rb }
-            return (a.index ?? 0) < (b.index ?? 0)
-        }
+        cells.sort(by: Self.documentOrder)
         return cells
+    }
+
+    /// Every cell, in document order (the API's layout route: it returns them all).
+    /// - Complexity: O(n) for n items.
+    var allCells: [Cell] {
+        var cells = supplementaryCells
+        cells.reserveCapacity(cells.count + result.itemCount)
+        for element in result.items {
+            let path = IndexPath(item: element.indexPath.item, section: element.indexPath.section)
+            guard path.section >= 0, path.section < sectionIDs.count, let id = snapshot.itemIdentifier(at: path) else { continue }
+            cells.append(Cell(id: id, kind: "item", section: sectionIDs[path.section], sectionIndex: path.section,
+                              index: path.item, frame: element.frame))
+        }
+        cells.sort(by: Self.documentOrder)
+        return cells
+    }
+
+    /// Per section: its headers, its items, its footers.
+    private static func documentOrder(_ a: Cell, _ b: Cell) -> Bool {
+        if a.sectionIndex != b.sectionIndex { return a.sectionIndex < b.sectionIndex }
+        let (ra, rb) = (rank(a.kind), rank(b.kind))
+        if ra != rb { return ra < rb }
+        return (a.index ?? 0) < (b.index ?? 0)
     }
 
     /// The cell named `id` (an item, or `header:<section>`/`footer:<section>`), wherever it is.
     /// - Complexity: O(1) for an item (an index lookup and the solver's arithmetic).
-    func cell(_ id: String) -> Placement.Cell? {
+    func cell(_ id: String) -> Cell? {
         if let path = snapshot.indexPath(ofItem: id) {
             guard let frame = result.itemFrame(at: ItemPath(section: path.section, item: path.item)) else { return nil }
-            return Placement.Cell(id: id, kind: "item", section: sectionIDs[path.section], sectionIndex: path.section,
+            return Cell(id: id, kind: "item", section: sectionIDs[path.section], sectionIndex: path.section,
                                   index: path.item, frame: frame)
         }
         guard let colon = id.firstIndex(of: ":") else { return nil }
         let kind = String(id[..<colon]), section = String(id[id.index(after: colon)...])
         guard let sectionIndex = snapshot.indexOfSection(section),
               let supplementary = result.supplementary(ofKind: kind, at: ItemPath(section: sectionIndex, item: 0)) else { return nil }
-        return Placement.Cell(id: id, kind: kind, section: section, sectionIndex: sectionIndex, index: nil, frame: supplementary.frame)
+        return Cell(id: id, kind: kind, section: section, sectionIndex: sectionIndex, index: nil, frame: supplementary.frame)
     }
 
     /// Every header and footer of the layout (a handful per section, whatever the item count).
-    var supplementaryCells: [Placement.Cell] {
-        var cells: [Placement.Cell] = []
+    var supplementaryCells: [Cell] {
+        var cells: [Cell] = []
         var seen = Set<String>()
         for supplementary in result.supplementaries {
             let section = supplementary.indexPath.section
             guard section >= 0, section < sectionIDs.count else { continue }
-            let id = Placement.supplementaryID(kind: supplementary.kind, section: sectionIDs[section])
+            let id = Self.supplementaryID(kind: supplementary.kind, section: sectionIDs[section])
             guard seen.insert(id).inserted else { continue }
-            cells.append(Placement.Cell(id: id, kind: supplementary.kind, section: sectionIDs[section], sectionIndex: section,
+            cells.append(Cell(id: id, kind: supplementary.kind, section: sectionIDs[section], sectionIndex: section,
                                         index: nil, frame: supplementary.frame))
         }
         return cells

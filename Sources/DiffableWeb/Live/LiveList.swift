@@ -98,11 +98,6 @@ final class LiveList: Sendable {
     /// The snapshot and its version, read together.
     func currentSnapshot() -> (version: Int, snapshot: Snapshot<String, String>) { dataSource.versionedSnapshot() }
 
-    /// The windows of the open streams (for tests and the session's description).
-    var streamWindows: [String: StreamWindow] {
-        state.withLock { state in Dictionary(uniqueKeysWithValues: state.followers.values.map { ($0.id, $0.window) }) }
-    }
-
     /// The current snapshot laid out for `container` (cached per version and viewport).
     func layout(for container: LayoutContainer) -> ListLayout {
         let (version, snapshot) = dataSource.versionedSnapshot()
@@ -110,9 +105,9 @@ final class LiveList: Sendable {
     }
 
     /// Cells meeting `rect` with their HTML, in document order (for server-rendered pages).
-    func cells(intersecting rect: LayoutRect, container: LayoutContainer? = nil, limit: Int)
+    func cells(intersecting rect: LayoutRect, limit: Int)
         -> (cells: [WireCell], contentSize: LayoutPixelSize, status: String) {
-        let layout = layout(for: container ?? self.container)
+        let layout = layout(for: container)
         let cells = layout.cells(in: rect).prefix(limit).map { wireCell($0, in: layout.snapshot) }
         return (cells, layout.contentSize, demo.status(of: layout.snapshot))
     }
@@ -402,7 +397,7 @@ final class LiveList: Sendable {
     }
 
     /// A cell with its frame and HTML (rendered once per content, shared by every session).
-    private func wireCell(_ cell: Placement.Cell, in snapshot: Snapshot<String, String>) -> WireCell {
+    private func wireCell(_ cell: ListLayout.Cell, in snapshot: Snapshot<String, String>) -> WireCell {
         let content = cell.kind == "item" ? demo.cell(for: cell.id) : demo.supplementary(kind: cell.kind, section: cell.section, in: snapshot)
         return WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index, frame: WireFrame(cell.frame),
                         html: content.map(renderer.cell) ?? "")

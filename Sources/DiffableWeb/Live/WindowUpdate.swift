@@ -33,7 +33,7 @@ struct WindowUpdate: Sendable {
     ///   - html: a cell's inner HTML (cached by the renderer).
     init(layout: ListLayout, rect: LayoutRect, held: [String: WireFrame],
          isDeleted: (String) -> Bool = { _ in false }, contentChange: (String) -> Bool? = { _ in nil },
-         html: (Placement.Cell) -> String) {
+         html: (ListLayout.Cell) -> String) {
         let now = layout.cells(in: rect)
         self.held.reserveCapacity(now.count)
         for cell in now {

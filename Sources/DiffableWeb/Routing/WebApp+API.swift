@@ -146,8 +146,8 @@ extension WebApp {
     /// Frames for a viewport, computed aside: the session's own viewport is not touched.
     func layoutBody(_ list: LiveList, _ container: LayoutContainer) -> LayoutBody {
         let (version, snapshot) = list.currentSnapshot()
-        let placement = Placement(snapshot: snapshot, layout: list.demo.layout(), container: container)
-        return LayoutBody(version: version, contentSize: WireSize(placement.contentSize), cells: placement.cells.map {
+        let layout = ListLayout(snapshot: snapshot, layout: list.demo.layout(), container: container)
+        return LayoutBody(version: version, contentSize: WireSize(layout.contentSize), cells: layout.allCells.map {
             .init(id: $0.id, kind: $0.kind, section: $0.section, index: $0.index, frame: WireFrame($0.frame))
         })
     }
