@@ -72,6 +72,9 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         var phase = Phase.open
         /// The reader suspended the connection and nobody has resumed it yet.
         var suspended = false
+        /// A draining stream's reader has returned end-of-stream: the response is complete on
+        /// the wire, so a hang-up the client makes after reading it is not a disconnect.
+        var ended = false
         var closeHandlers: [@Sendable (CloseReason) -> Void] = []
         var closeWaiters: [CheckedContinuation<CloseReason, Never>] = []
     }
@@ -198,7 +201,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 }
                 return n
             }
-            if case .draining = s.phase { return CMHD_CONTENT_READER_END_OF_STREAM }
+            if case .draining = s.phase {
+                s.ended = true
+                return CMHD_CONTENT_READER_END_OF_STREAM
+            }
             s.suspended = true
             connection.suspend()
             return 0
@@ -209,6 +215,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     func abort(_ reason: CloseReason) {
         state.withLock { s in
             switch s.phase {
+            case .draining where s.ended:
+                // The client read the whole response and left before libmicrohttpd reported
+                // the request complete: the stream still ended as the server asked.
+                break
             case .open, .draining:
                 s.phase = .aborting(reason)
                 dropPending(&s)
