@@ -115,7 +115,10 @@ final class ServerCore: Sendable {
             if draining {
                 // The client should not reuse a connection to a server that is going away.
                 response.headers["Connection"] = "close"
-                if context.deliver(response) { self.drainFinished.add(1, ordering: .relaxed) }
+                // Counted before the connection resumes: once it does, libmicrohttpd may send
+                // the response and complete the request before `deliver` returns, and the stop
+                // may already be reading the count.
+                context.deliver(response) { self.drainFinished.add(1, ordering: .relaxed) }
             } else {
                 context.deliver(response)
             }
@@ -358,10 +361,11 @@ final class RequestContext: Sendable {
     /// while it is suspended (under the lock: see `EventStream.resumeIfSuspended`). Returns
     /// whether this response was the one delivered.
     @discardableResult
-    func deliver(_ response: Response) -> Bool {
+    func deliver(_ response: Response, beforeResuming accepted: () -> Void = {}) -> Bool {
         state.withLock { s in
             guard case .handling = s.phase else { return false }
             s.phase = .ready(response)
+            accepted()
             connection.resume()
             return true
         }
