@@ -16,12 +16,17 @@ public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A human-readable explanation.
     public var message: String
     public var headers: HTTPHeaders
+    /// More integer members of the JSON body, e.g. `["index": 3]` for the failing element of a
+    /// batch. Never `error` or `message` (those are ignored).
+    public var details: [String: Int]
 
-    public init(_ status: HTTPStatus, code: String? = nil, message: String? = nil, headers: HTTPHeaders = [:]) {
+    public init(_ status: HTTPStatus, code: String? = nil, message: String? = nil, headers: HTTPHeaders = [:],
+                details: [String: Int] = [:]) {
         self.status = status
         self.code = code ?? Self.defaultCode(for: status)
         self.message = message ?? status.reasonPhrase
         self.headers = headers
+        self.details = details
     }
 
     public var description: String { "\(status.code) \(code): \(message)" }
@@ -34,11 +39,27 @@ public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     var jsonBody: [UInt8] {
-        struct Body: Encodable { let error: String; let message: String }
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        struct Body: Encodable {
+            let error: String, message: String, details: [String: Int]
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(error, forKey: Key(stringValue: "error"))
+                try container.encode(message, forKey: Key(stringValue: "message"))
+                for (key, value) in details where key != "error" && key != "message" {
+                    try container.encode(value, forKey: Key(stringValue: key))
+                }
+            }
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Two strings always encode; the fallback only keeps this total.
-        return (try? [UInt8](encoder.encode(Body(error: code, message: message))))
+        // Strings and integers always encode; the fallback only keeps this total.
+        return (try? [UInt8](encoder.encode(Body(error: code, message: message, details: details))))
             ?? Array(#"{"error":"internal_error","message":""}"#.utf8)
     }
 

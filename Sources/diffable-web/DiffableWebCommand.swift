@@ -89,35 +89,18 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "diffable-web")
         var configuration = WebConfiguration(
             publicDirectory: try publicDir ?? PackageDirectories.find("Public"),
-            templatesDirectory: try templatesDir ?? PackageDirectories.find("templates"))
+            templatesDirectory: try templatesDir ?? PackageDirectories.find("templates"),
+            demos: try BuiltInDemos.table(mountainCount: mountains))
         configuration.maximumSessions = maxSessions
         configuration.sessionIdleTimeout = .seconds(max(1, sessionTimeout) * 60)
         configuration.testHooks = testHooks
-        configuration.mountainCount = mountains
         guard let cookieSecurity = CookieSecurity(rawValue: secureCookies.lowercased()) else {
             throw ValidationError("--secure-cookies takes off, on or forwarded")
         }
         configuration.secureCookies = cookieSecurity
         configuration.allowedOrigins = Set(allowedOrigin.map { $0.lowercased() })
-
-        let app = try await WebApp(configuration: configuration, logger: logger)
-        var serverConfiguration = HTTPServer.Configuration(host: host, port: port, limits: try limits())
-        serverConfiguration.immediateHandler = { app.immediateResponse($0) }
-        let server = try HTTPServer(configuration: serverConfiguration, logger: logger) { request in
-            await app.handle(request)
-        }
-        try server.start()
-        logger.info("DiffableWeb on http://\(host):\(server.port)/ (public: \(configuration.publicDirectory), templates: \(configuration.templatesDirectory))")
-        // Scripts and tests read the actual port from this line (with --port 0).
-        FileHandle.standardOutput.write(Data("Listening on http://\(host):\(server.port)/\n".utf8))
-
-        let maintenance = Task { await app.runMaintenance() }
-        await Signals.waitForTermination()
-        logger.info("stopping")
-        maintenance.cancel()
-        // Streams end cleanly (chunked terminator), in-flight requests get the grace period,
-        // and the server logs what it closed, finished and cut.
-        await server.shutdown(gracePeriod: .milliseconds(Int(max(0, shutdownGrace) * 1000)))
+        try await WebApp.serve(configuration, host: host, port: port, limits: try limits(),
+                               shutdownGrace: .milliseconds(Int(max(0, shutdownGrace) * 1000)), logger: logger)
     }
 
     /// The server's limits from the flags.
@@ -159,30 +142,3 @@ enum PackageDirectories {
         throw ValidationError("Cannot find the \(name)/ directory; pass --\(name == "Public" ? "public-dir" : "templates-dir")")
     }
 }
-
-/// Waits for SIGINT or SIGTERM.
-enum Signals {
-    static func waitForTermination() async {
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: number, queue: .global())
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = Once(continuation)
-            for source in sources {
-                source.setEventHandler { once.resume() }
-                source.resume()
-            }
-        }
-        for source in sources { source.cancel() }
-    }
-
-    /// Resumes a continuation at most once, whichever signal comes first.
-    final class Once: Sendable {
-        private let continuation: Mutex<CheckedContinuation<Void, Never>?>
-        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
-        func resume() { continuation.withLock { $0.take() }?.resume() }
-    }
-}
-
-import Synchronization

@@ -114,7 +114,7 @@ struct ChangesetEventTests {
     @Test("the hand-written JSON round-trips through JSONSerialization, tricky strings included",
           arguments: ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\u{1}", "<script>alert(1)</script>", "Ñúñez ⛰️ 山", ""])
     func jsonRoundTrip(text: String) throws {
-        let cell = WireCell(id: text, kind: "item", section: "s\(text)", index: 3,
+        let cell = WireCell(id: text, kind: .item, section: "s\(text)", index: 3,
                             frame: WireFrame(LayoutRect(x: 10, y: 52.5, width: 316.67, height: 32)), html: "<span>\(text)</span>")
         var writer = JSONWriter()
         writer.raw("{\"cells\":"); writer.windowCells([.entered(cell), .moved(id: text, index: nil, frame: cell.frame)])

@@ -10,7 +10,8 @@ let packageRoot: String = {
 }()
 
 func makeApp(_ configure: (inout WebConfiguration) -> Void = { _ in }) async throws -> WebApp {
-    var configuration = WebConfiguration(publicDirectory: packageRoot + "/Public", templatesDirectory: packageRoot + "/templates")
+    var configuration = WebConfiguration(publicDirectory: packageRoot + "/Public", templatesDirectory: packageRoot + "/templates",
+                                         demos: try BuiltInDemos.table())
     configuration.testHooks = true
     configure(&configuration)
     return try await WebApp(configuration: configuration)

@@ -25,19 +25,27 @@ public final class WebApp: Sendable {
     public init(configuration: WebConfiguration, logger: Logger = Logger(label: "DiffableWeb")) async throws {
         self.configuration = configuration
         self.logger = logger
-        renderer = try await Renderer(templatesDirectory: configuration.templatesDirectory)
+        demos = configuration.demos
+        var names = Set<String>()
+        for demo in demos where !names.insert(demo.name).inserted || !Self.isValidDemoName(demo.name) {
+            throw ConfigurationError.invalidDemoName(demo.name)
+        }
+        renderer = try await Renderer(templatesDirectories: [configuration.templatesDirectory] + configuration.extraTemplatesDirectories,
+                                      required: demos.flatMap(\.templates))
         staticFiles = StaticFiles(root: URL(fileURLWithPath: configuration.publicDirectory), cacheControl: "no-cache")
         sessions = SessionStore(maximumCount: configuration.maximumSessions, idleTimeout: configuration.sessionIdleTimeout)
-        var catalog = try MountainCatalog.bundled()
-        if let count = configuration.mountainCount { catalog = catalog.scaled(to: count) }
-        demos = [MountainsDemo.descriptor(catalog: catalog), NumbersDemo.descriptor]
         guard let document = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
-            throw CatalogError.missing("openapi.json is not in the DiffableWeb bundle")
+            throw ConfigurationError.missingResource("openapi.json")
         }
         openAPIDocument = try Data(contentsOf: document)
     }
 
     func demo(named name: String) -> DemoDescriptor? { demos.first { $0.name == name } }
+
+    /// A demo's name is one URL path segment: lowercase letters, digits and `-`.
+    static func isValidDemoName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
+    }
 
     /// Static files, answered synchronously on the server's thread (`HTTPServer.Configuration.
     /// immediateHandler`): `nil` for every routed path and for files that do not exist, which
@@ -82,5 +90,17 @@ public final class WebApp: Sendable {
         session.list(for: descriptor, renderer: renderer,
                      container: LayoutContainer(width: configuration.defaultViewport.width, height: configuration.defaultViewport.height),
                      logCapacity: configuration.eventLogCapacity)
+    }
+}
+
+/// Why a ``WebApp`` could not start.
+public enum ConfigurationError: Error, CustomStringConvertible {
+    case invalidDemoName(String)
+    case missingResource(String)
+    public var description: String {
+        switch self {
+        case .invalidDemoName(let name): "Demo name “\(name)” is used twice or is not lowercase letters, digits and -"
+        case .missingResource(let name): "\(name) is not in the DiffableWeb bundle"
+        }
     }
 }

@@ -4,6 +4,11 @@ public struct WebConfiguration: Sendable {
     public var publicDirectory: String
     /// The directory of Mustache templates (`templates/`).
     public var templatesDirectory: String
+    /// More template directories, read after ``templatesDirectory`` (an app's own cells; a
+    /// template here replaces one of the same name there).
+    public var extraTemplatesDirectories: [String] = []
+    /// The lists the app serves, at `/demos/<name>`, in the order the index shows them.
+    public var demos: [DemoDescriptor]
     /// At most this many sessions; the one idle the longest is evicted to make room.
     public var maximumSessions = 10_000
     /// Sessions without an open stream for this long are dropped.
@@ -16,8 +21,6 @@ public struct WebConfiguration: Sendable {
     public var defaultViewport = (width: 1000.0, height: 768.0)
     /// Enables `POST /__test/drop-streams` (browser tests kill streams server-side with it).
     public var testHooks = false
-    /// Mountains for the search demo; `nil` loads the bundled data set.
-    public var mountainCount: Int?
     /// When the session cookie is `Secure`.
     public var secureCookies = CookieSecurity.off
     /// Origins (`https://example.org`, lowercase) whose pages may send state-changing requests
@@ -25,8 +28,9 @@ public struct WebConfiguration: Sendable {
     /// that rewrites `Host`.
     public var allowedOrigins: Set<String> = []
 
-    public init(publicDirectory: String, templatesDirectory: String) {
+    public init(publicDirectory: String, templatesDirectory: String, demos: [DemoDescriptor]) {
         self.publicDirectory = publicDirectory
         self.templatesDirectory = templatesDirectory
+        self.demos = demos
     }
 }

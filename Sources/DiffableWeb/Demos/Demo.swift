@@ -1,5 +1,6 @@
 import CompositionalLayout
 import DiffableDataSources
+import MicroHTTP
 
 /// A list a person can open in the browser and a script can drive over HTTP.
 ///
@@ -24,8 +25,9 @@ public protocol Demo: AnyObject, Sendable {
     /// The data a script sees for an item (`GET …/snapshot`); `nil` when the demo has no such item.
     func data(for item: String) -> [String: String]?
 
-    /// What a header or footer shows, or `nil` for none.
-    func supplementary(kind: String, section: String, in snapshot: Snapshot<String, String>) -> CellContent?
+    /// What a header or footer (or another supplementary view of the layout) shows, or `nil`
+    /// for none.
+    func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent?
 
     /// Runs an action, usually by applying a new snapshot to `dataSource`.
     /// - Throws: ``ActionError`` for unknown actions and bad parameters; nothing changes then.
@@ -51,6 +53,48 @@ extension Demo {
     public func pagePreview(query: [String: String]) -> PagePreview? { nil }
 }
 
+/// What a cell on the page is: an item of the snapshot, or a supplementary view the layout
+/// adds (a section's header or footer, or another element kind such as a badge). On the wire
+/// and in the page it is a string: `item`, `header`, `footer`, or the element kind.
+public enum CellKind: Sendable, Hashable, Codable, CustomStringConvertible {
+    case item
+    case header
+    case footer
+    /// Another element kind of the layout's boundary supplementary items.
+    case supplementary(String)
+
+    /// The kind of a layout's supplementary element (`LayoutElementKind.sectionHeader` is `header`).
+    public init(elementKind: String) {
+        switch elementKind {
+        case LayoutElementKind.sectionHeader: self = .header
+        case LayoutElementKind.sectionFooter: self = .footer
+        default: self = .supplementary(elementKind)
+        }
+    }
+
+    /// The name on the wire, which is also the layout's element kind for a supplementary view.
+    public var name: String {
+        switch self {
+        case .item: "item"
+        case .header: LayoutElementKind.sectionHeader
+        case .footer: LayoutElementKind.sectionFooter
+        case .supplementary(let kind): kind
+        }
+    }
+
+    public var description: String { name }
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        self = name == "item" ? .item : CellKind(elementKind: name)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}
+
 /// A page's view of a list that was not written: see ``Demo/pagePreview(query:)``.
 public struct PagePreview: Sendable {
     public var snapshot: Snapshot<String, String>
@@ -71,27 +115,84 @@ public struct PagePreview: Sendable {
     }
 }
 
-/// What a demo is, before any session has one.
+/// What a demo is, before any session has one: everything the web layer needs to serve it,
+/// so that a new list is one file (a `Demo` type and its descriptor) plus its cell template.
+///
+/// ```swift
+/// DemoDescriptor(name: "groceries", title: "Groceries", summary: "A shopping list",
+///                cellTemplates: ["cells/grocery"],
+///                actions: [ActionDescriptor(name: "add", description: "Add an item")],
+///                make: { GroceriesDemo() })
+/// ```
 public struct DemoDescriptor: Sendable {
     /// The URL name: `/demos/<name>`.
     public var name: String
     public var title: String
     public var summary: String
-    /// The page template under `templates/demos/`.
+    /// The page template. The default, `demos/list`, shows the list with a button for every
+    /// action that needs no parameter.
     public var pageTemplate: String
+    /// The templates the demo's cells, headers and footers use (checked when the app starts).
+    public var cellTemplates: [String]
     /// The actions a script or a button can run.
     public var actions: [ActionDescriptor]
+    /// The request the page's "Script this session" panel shows; by default the first action
+    /// with an empty body.
+    public var example: ExampleRequest?
+    /// How a page URL's query names an action's parameter (the no-JavaScript form submits by
+    /// GET, and a form POST of that action redirects back to such a URL); `nil` for none.
+    public var pageQuery: PageQuery?
     /// Makes the per-session demo.
     public var make: @Sendable () -> any Demo
 
-    public init(name: String, title: String, summary: String, pageTemplate: String,
-                actions: [ActionDescriptor], make: @escaping @Sendable () -> any Demo) {
+    public init(name: String, title: String, summary: String, pageTemplate: String = "demos/list",
+                cellTemplates: [String], actions: [ActionDescriptor], example: ExampleRequest? = nil,
+                pageQuery: PageQuery? = nil, make: @escaping @Sendable () -> any Demo) {
         self.name = name
         self.title = title
         self.summary = summary
         self.pageTemplate = pageTemplate
+        self.cellTemplates = cellTemplates
         self.actions = actions
+        self.example = example ?? actions.first.map { ExampleRequest(action: $0.name, body: "{}") }
+        self.pageQuery = pageQuery
         self.make = make
+    }
+
+    /// Every template this demo needs: its page and its cells.
+    public var templates: [String] { [pageTemplate] + cellTemplates }
+}
+
+/// An action call shown as an example (`curl … -d body …/actions/<action>`).
+public struct ExampleRequest: Sendable, Equatable {
+    public var action: String
+    /// A JSON object.
+    public var body: String
+    public init(action: String, body: String) {
+        self.action = action
+        self.body = body
+    }
+}
+
+/// A page query parameter that stands for an action's parameter: `/demos/mountains?q=ben`
+/// shows what `search` with `query: "ben"` would (see ``Demo/pagePreview(query:)``).
+public struct PageQuery: Sendable, Equatable {
+    /// The URL's query name (`q`).
+    public var name: String
+    /// The action it previews (`search`) and that action's parameter (`query`).
+    public var action: String
+    public var parameter: String
+    public init(name: String, action: String, parameter: String) {
+        self.name = name
+        self.action = action
+        self.parameter = parameter
+    }
+
+    /// The page URL's query after a form posted `action` with `parameters`, or `nil` when this
+    /// query does not describe it.
+    func queryItem(after action: String, _ parameters: ActionParameters) -> QueryItem? {
+        guard action == self.action, let value = parameters.string(parameter) else { return nil }
+        return QueryItem(name: name, value: value)
     }
 }
 
@@ -111,6 +212,16 @@ public struct ActionDescriptor: Sendable, Codable, Equatable {
     public var parameters: [Parameter]
     public init(name: String, description: String, parameters: [Parameter] = []) {
         self.name = name; self.description = description; self.parameters = parameters
+    }
+
+    /// The label of the action's button on a page: `removeLast` → “Remove last”.
+    public var buttonTitle: String {
+        var words: [String] = []
+        for character in name {
+            if character.isUppercase || words.isEmpty { words.append(String(character).lowercased()) } else { words[words.count - 1].append(character) }
+        }
+        guard let first = words.first else { return name }
+        return ([first.prefix(1).uppercased() + first.dropFirst()] + words.dropFirst()).joined(separator: " ")
     }
 }
 

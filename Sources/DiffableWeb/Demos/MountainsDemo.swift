@@ -14,8 +14,11 @@ public final class MountainsDemo: Demo {
             name: "mountains", title: "Mountains",
             summary: "Search \(catalog.mountains.count.grouped) mountains; the grid filters and animates as you type.",
             pageTemplate: "demos/mountains",
+            cellTemplates: ["cells/mountain"],
             actions: [ActionDescriptor(name: "search", description: "performQuery: show the mountains whose name contains the query, sorted by name",
                                        parameters: [.init(name: "query", type: "string", required: false, description: "Case-insensitive text; empty shows all")])],
+            example: ExampleRequest(action: "search", body: #"{"query":"ben"}"#),
+            pageQuery: PageQuery(name: "q", action: "search", parameter: "query"),
             make: { MountainsDemo(shared: shared) })
     }
 
@@ -60,7 +63,7 @@ public final class MountainsDemo: Demo {
         catalog.mountain(id: item).map { ["name": $0.name, "height_m": String($0.height)] }
     }
 
-    public func supplementary(kind: String, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
+    public func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
 
     public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
         guard action == "search" else { throw .unknownAction(action) }

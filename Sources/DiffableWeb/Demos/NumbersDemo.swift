@@ -27,7 +27,7 @@ public final class NumbersDemo: Demo {
         DemoDescriptor(
             name: "numbers", title: "Numbers",
             summary: "Append, remove the last or the center item of a numbered list; every change animates.",
-            pageTemplate: "demos/numbers",
+            cellTemplates: ["cells/number", "cells/header"],
             actions: [
                 ActionDescriptor(name: "append", description: "Append numbered items at the end",
                                  parameters: [.init(name: "count", type: "integer", required: false, description: "How many (1…10000, default 1)")]),
@@ -37,6 +37,7 @@ public final class NumbersDemo: Demo {
                                  parameters: [.init(name: "from", type: "integer", required: true, description: "Current position (0-based)"),
                                               .init(name: "to", type: "integer", required: true, description: "New position (0-based)")]),
             ],
+            example: ExampleRequest(action: "append", body: #"{"count":3}"#),
             make: { NumbersDemo() })
     }
 
@@ -68,8 +69,8 @@ public final class NumbersDemo: Demo {
         return CellContent(template: "cells/number", values: ["number": number.grouped, "label": "Item \(number.grouped)"])
     }
 
-    public func supplementary(kind: String, section: String, in snapshot: Snapshot<String, String>) -> CellContent? {
-        guard kind == "header" else { return nil }
+    public func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? {
+        guard kind == .header else { return nil }
         let count = snapshot.numberOfItems
         return CellContent(template: "cells/header", values: ["title": "Numbers", "detail": "\(count.grouped) items"])
     }

@@ -13,7 +13,7 @@ struct ListLayout: Sendable {
     /// `header:<section>` / `footer:<section>`.
     struct Cell: Sendable, Equatable {
         var id: String
-        var kind: String        // "item", "header", "footer"
+        var kind: CellKind
         var section: String
         /// The section's position in the snapshot.
         var sectionIndex: Int
@@ -21,7 +21,7 @@ struct ListLayout: Sendable {
         var frame: LayoutRect
     }
 
-    static func supplementaryID(kind: String, section: String) -> String { "\(kind):\(section)" }
+    static func supplementaryID(kind: CellKind, section: String) -> String { "\(kind.name):\(section)" }
 
     let snapshot: Snapshot<String, String>
     let sectionIDs: [String]
@@ -49,9 +49,10 @@ struct ListLayout: Sendable {
             case .item:
                 let path = IndexPath(item: element.indexPath.item, section: section)
                 guard let id = snapshot.itemIdentifier(at: path) else { continue }
-                cells.append(Cell(id: id, kind: "item", section: sectionIDs[section], sectionIndex: section,
+                cells.append(Cell(id: id, kind: .item, section: sectionIDs[section], sectionIndex: section,
                                             index: element.indexPath.item, frame: element.frame))
-            case .supplementary(let kind):
+            case .supplementary(let elementKind):
+                let kind = CellKind(elementKind: elementKind)
                 let id = Self.supplementaryID(kind: kind, section: sectionIDs[section])
                 guard supplementaries.insert(id).inserted else { continue }
                 cells.append(Cell(id: id, kind: kind, section: sectionIDs[section], sectionIndex: section,
@@ -72,7 +73,7 @@ struct ListLayout: Sendable {
         for element in result.items {
             let path = IndexPath(item: element.indexPath.item, section: element.indexPath.section)
             guard path.section >= 0, path.section < sectionIDs.count, let id = snapshot.itemIdentifier(at: path) else { continue }
-            cells.append(Cell(id: id, kind: "item", section: sectionIDs[path.section], sectionIndex: path.section,
+            cells.append(Cell(id: id, kind: .item, section: sectionIDs[path.section], sectionIndex: path.section,
                               index: path.item, frame: element.frame))
         }
         cells.sort(by: Self.documentOrder)
@@ -92,13 +93,13 @@ struct ListLayout: Sendable {
     func cell(_ id: String) -> Cell? {
         if let path = snapshot.indexPath(ofItem: id) {
             guard let frame = result.itemFrame(at: ItemPath(section: path.section, item: path.item)) else { return nil }
-            return Cell(id: id, kind: "item", section: sectionIDs[path.section], sectionIndex: path.section,
+            return Cell(id: id, kind: .item, section: sectionIDs[path.section], sectionIndex: path.section,
                                   index: path.item, frame: frame)
         }
         guard let colon = id.firstIndex(of: ":") else { return nil }
-        let kind = String(id[..<colon]), section = String(id[id.index(after: colon)...])
+        let kind = CellKind(elementKind: String(id[..<colon])), section = String(id[id.index(after: colon)...])
         guard let sectionIndex = snapshot.indexOfSection(section),
-              let supplementary = result.supplementary(ofKind: kind, at: ItemPath(section: sectionIndex, item: 0)) else { return nil }
+              let supplementary = result.supplementary(ofKind: kind.name, at: ItemPath(section: sectionIndex, item: 0)) else { return nil }
         return Cell(id: id, kind: kind, section: section, sectionIndex: sectionIndex, index: nil, frame: supplementary.frame)
     }
 
@@ -109,19 +110,20 @@ struct ListLayout: Sendable {
         for supplementary in result.supplementaries {
             let section = supplementary.indexPath.section
             guard section >= 0, section < sectionIDs.count else { continue }
-            let id = Self.supplementaryID(kind: supplementary.kind, section: sectionIDs[section])
+            let kind = CellKind(elementKind: supplementary.kind)
+            let id = Self.supplementaryID(kind: kind, section: sectionIDs[section])
             guard seen.insert(id).inserted else { continue }
-            cells.append(Cell(id: id, kind: supplementary.kind, section: sectionIDs[section], sectionIndex: section,
+            cells.append(Cell(id: id, kind: kind, section: sectionIDs[section], sectionIndex: section,
                                         index: nil, frame: supplementary.frame))
         }
         return cells
     }
 
-    private static func rank(_ kind: String) -> Int {
+    private static func rank(_ kind: CellKind) -> Int {
         switch kind {
-        case "item": 1
-        case "footer": 2
-        default: 0
+        case .item: 1
+        case .footer: 2
+        case .header, .supplementary: 0
         }
     }
 }

@@ -398,7 +398,7 @@ final class LiveList: Sendable {
 
     /// A cell with its frame and HTML (rendered once per content, shared by every session).
     private func wireCell(_ cell: ListLayout.Cell, in snapshot: Snapshot<String, String>) -> WireCell {
-        let content = cell.kind == "item" ? demo.cell(for: cell.id) : demo.supplementary(kind: cell.kind, section: cell.section, in: snapshot)
+        let content = cell.kind == .item ? demo.cell(for: cell.id) : demo.supplementary(kind: cell.kind, section: cell.section, in: snapshot)
         return WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index, frame: WireFrame(cell.frame),
                         html: content.map(renderer.cell) ?? "")
     }

@@ -9,14 +9,43 @@ public struct Renderer: Sendable {
     /// its template and values, and the same mountains show in every session.
     let cellCache = RenderCache(limit: 200_000)
 
-    /// Loads every `*.mustache` under `directory`; names are relative paths without the
-    /// extension (`cells/mountain`).
-    public init(templatesDirectory directory: String) async throws {
-        library = try await MustacheLibrary(directory: directory)
-        for required in ["index", "not-found", "cells/mountain", "cells/number", "cells/header", "demos/mountains", "demos/numbers"]
-        where library.getTemplate(named: required) == nil {
-            throw RendererError.missingTemplate(required, directory: directory)
+    /// The templates every app needs, whatever its demos.
+    static let baseTemplates = ["index", "not-found", "demos/list"]
+
+    /// Loads every `*.mustache` under each directory; names are relative paths without the
+    /// extension (`cells/mountain`). A later directory's template replaces an earlier one of the
+    /// same name (an app's own directory after the package's `templates/`).
+    /// - Throws: ``RendererError`` when a template does not parse, or one of `required` (and
+    ///   of ``baseTemplates``) is in none of the directories.
+    public init(templatesDirectories directories: [String], required: [String] = []) async throws {
+        var library = try await MustacheLibrary(directory: directories.first ?? "templates")
+        for directory in directories.dropFirst() {
+            for (name, text) in try Self.templateFiles(in: directory) {
+                do {
+                    try library.register(text, named: name)
+                } catch {
+                    throw RendererError.invalidTemplate(name, directory: directory, reason: "\(error)")
+                }
+            }
         }
+        for name in Self.baseTemplates + required where library.getTemplate(named: name) == nil {
+            throw RendererError.missingTemplate(name, directories: directories)
+        }
+        self.library = library
+    }
+
+    /// `*.mustache` files under `directory`, by name (the relative path without the extension).
+    static func templateFiles(in directory: String) throws -> [(String, String)] {
+        let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
+        guard let paths = FileManager.default.enumerator(atPath: root.path) else {
+            throw RendererError.missingDirectory(directory)
+        }
+        var files: [(String, String)] = []
+        for case let path as String in paths where path.hasSuffix(".mustache") {
+            let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            files.append((String(path.dropLast(".mustache".count)), text))
+        }
+        return files
     }
 
     /// Renders a template, or `nil` when there is no such template.
@@ -34,10 +63,15 @@ public struct Renderer: Sendable {
 }
 
 public enum RendererError: Error, CustomStringConvertible {
-    case missingTemplate(String, directory: String)
+    case missingTemplate(String, directories: [String])
+    case invalidTemplate(String, directory: String, reason: String)
+    case missingDirectory(String)
     public var description: String {
         switch self {
-        case .missingTemplate(let name, let directory): "Template \(name).mustache not found in \(directory)"
+        case .missingTemplate(let name, let directories):
+            "Template \(name).mustache not found in \(directories.joined(separator: " or "))"
+        case .invalidTemplate(let name, let directory, let reason): "Template \(name).mustache in \(directory) does not parse: \(reason)"
+        case .missingDirectory(let directory): "No templates directory at \(directory)"
         }
     }
 }

@@ -58,12 +58,7 @@ extension WebApp {
             }
             try requireJSONOrEmpty(request)
             let parameters = try ActionParameters(body: request)
-            let version: Int
-            do {
-                version = try await list.perform(tail[1], parameters: parameters, client: "api", seq: nil)
-            } catch let error as ActionError {
-                throw error.httpError
-            }
+            let version = try await list.perform(tail[1], parameters: parameters, client: "api", seq: nil)
             return try jsonResponse(["version": version])
         case ["events"]:
             try allow(request, ["GET"])
@@ -137,7 +132,7 @@ extension WebApp {
     }
 
     struct LayoutBody: Encodable {
-        struct Cell: Encodable { var id: String; var kind: String; var section: String; var index: Int?; var frame: WireFrame }
+        struct Cell: Encodable { var id: String; var kind: CellKind; var section: String; var index: Int?; var frame: WireFrame }
         var version: Int
         var contentSize: WireSize
         var cells: [Cell]
@@ -276,14 +271,15 @@ extension WebApp {
     }
 }
 
-/// Why an API write was refused; rendered as `{"error", "message", "index"?}`.
+/// Why an API write was refused; answered as `{"error", "message", "index"?}` (see
+/// `WebApp.httpError(for:)`, where every error becomes a response).
 enum APIFailure: Error {
     case conflict(current: Int, expected: Int)
     case snapshot(SnapshotError, index: Int?)
     case unknownItem(String, index: Int?)
     case listTooLarge(String)
 
-    var response: Response {
+    var httpError: HTTPError {
         let (status, code, message, index): (HTTPStatus, String, String, Int?) = switch self {
         case .conflict(let current, let expected):
             (.conflict, "version_conflict", "The snapshot is at version \(current), not \(expected)", nil)
@@ -294,8 +290,6 @@ enum APIFailure: Error {
         case .listTooLarge(let what):
             (.unprocessableContent, "list_too_large", "The change would leave \(what)", nil)
         }
-        struct Body: Encodable { var error: String; var message: String; var index: Int? }
-        let data = (try? JSONEncoder().encode(Body(error: code, message: message, index: index))) ?? Data("{}".utf8)
-        return Response.json(data, status: status)
+        return HTTPError(status, code: code, message: message, details: index.map { ["index": $0] } ?? [:])
     }
 }

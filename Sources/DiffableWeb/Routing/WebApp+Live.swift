@@ -59,32 +59,17 @@ extension WebApp {
         }
         let (session, cookie) = session(for: request)
         let list = list(session, descriptor)
-        let version: Int
-        do {
-            version = try await list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
-        } catch let error as ActionError {
-            throw error.httpError
-        }
+        let version = try await list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
         if request.isForm {
             // A form without JavaScript: back to the page (Post/Redirect/Get).
             var location = "/demos/\(descriptor.name)"
-            if name == "search", let query = parameters.string("query"),
-               let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
-                location += "?q=\(encoded)"
+            if let item = descriptor.pageQuery?.queryItem(after: name, parameters),
+               let encoded = item.value?.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
+                location += "?\(item.name)=\(encoded)"
             }
             return Response.redirect(to: location).with(cookie)
         }
         return Response.json(Data(#"{"version":\#(version)}"#.utf8)).with(cookie)
-    }
-}
-
-extension ActionError {
-    var httpError: HTTPError {
-        switch self {
-        case .unknownAction: HTTPError(.notFound, code: code, message: description)
-        case .missingParameter, .invalidParameter: HTTPError(.badRequest, code: code, message: description)
-        case .snapshot: HTTPError(.unprocessableContent, code: code, message: description)
-        }
     }
 }
 

@@ -33,14 +33,23 @@ extension WebApp {
             (cells, contentSize, status) = list.cells(intersecting: firstScreen, limit: 500)
             itemCount = list.dataSource.snapshot().numberOfItems
         }
+        // The generic page's toolbar: a form per action, with a field for each required parameter.
+        let buttons = descriptor.actions.map { action -> [String: Any] in
+            ["action": action.name, "title": action.buttonTitle,
+             "url": "/demos/\(descriptor.name)/actions/\(action.name)",
+             "fields": action.parameters.filter(\.required).map { parameter in
+                 ["field": parameter.name, "label": parameter.description,
+                  "inputType": parameter.type == "integer" ? "number" : "text", "formID": "\(action.name)-\(parameter.name)"]
+             }]
+        }
         var context: [String: Any] = [
             "title": descriptor.title, "name": descriptor.name, "summary": descriptor.summary,
             "status": status, "listHeight": WireFrame.text(WireFrame.round(contentSize.height)),
             "sessionID": session.shareID.value,
-            "scriptAction": descriptor.actions.first?.name ?? "",
-            "scriptBody": descriptor.name == "mountains" ? #"{"query":"ben"}"# : #"{"count":3}"#,
+            "buttons": buttons,
+            "hasButtons": !buttons.isEmpty,
             "cells": cells.map { cell -> [String: Any] in
-                ["id": cell.id, "kind": cell.kind, "isItem": cell.kind == "item", "html": cell.html, "frame": cell.frame.attribute,
+                ["id": cell.id, "kind": cell.kind.name, "isItem": cell.kind == .item, "html": cell.html, "frame": cell.frame.attribute,
                  "x": WireFrame.text(cell.frame.x), "y": WireFrame.text(cell.frame.y),
                  "w": WireFrame.text(cell.frame.w), "h": WireFrame.text(cell.frame.h),
                  "position": (cell.index ?? 0) + 1]
@@ -48,6 +57,7 @@ extension WebApp {
             "itemCount": itemCount,
             "demos": demoSummaries(),
         ]
+        if let example = descriptor.example { context["example"] = ["action": example.action, "body": example.body] }
         for (key, value) in preview?.values ?? list.demo.pageValues() { context[key] = value }
         // Without JavaScript the whole list reads page by page (the grid above shows one screen).
         let pages = max(1, (itemCount + Self.fallbackPageSize - 1) / Self.fallbackPageSize)

@@ -10,13 +10,28 @@ extension WebApp {
         do {
             try checkOrigin(request)
             return secured(try await route(request))
-        } catch let error as HTTPError {
-            return secured(errorResponse(error, for: request))
-        } catch let failure as APIFailure {
-            return secured(failure.response)
         } catch {
+            return secured(errorResponse(httpError(for: error, request), for: request))
+        }
+    }
+
+    /// Every error a route may throw, as the HTTP error it is answered with: the one place
+    /// that decides statuses and codes (``errorResponse(_:for:)`` then renders it).
+    func httpError(for error: any Error, _ request: Request) -> HTTPError {
+        switch error {
+        case let error as HTTPError:
+            return error
+        case let failure as APIFailure:
+            return failure.httpError
+        case let error as ActionError:
+            switch error {
+            case .unknownAction: return HTTPError(.notFound, code: error.code, message: error.description)
+            case .missingParameter, .invalidParameter: return HTTPError(.badRequest, code: error.code, message: error.description)
+            case .snapshot: return HTTPError(.unprocessableContent, code: error.code, message: error.description)
+            }
+        default:
             logger.warning("unexpected error for \(request.method) \(request.path): \(error)")
-            return secured(errorResponse(HTTPError(.internalServerError, code: "internal_error", message: "Something went wrong"), for: request))
+            return HTTPError(.internalServerError, code: "internal_error", message: "Something went wrong")
         }
     }
 
@@ -79,7 +94,8 @@ extension WebApp {
         }
     }
 
-    /// Browsers (asking for HTML) get a page; everything else gets the JSON error.
+    /// Renders an error: browsers (asking for HTML) get a page; everything else gets the JSON
+    /// error (``HTTPError/response``, also what MicroHTTP's own refusals use).
     func errorResponse(_ error: HTTPError, for request: Request) -> Response {
         let accept = request.headers["Accept"] ?? ""
         guard accept.contains("text/html"), request.method == .get,

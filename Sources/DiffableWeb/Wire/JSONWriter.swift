@@ -109,7 +109,7 @@ struct JSONWriter {
 
     mutating func cell(_ cell: WireCell) {
         raw("{\"id\":"); string(cell.id)
-        raw(",\"kind\":"); string(cell.kind)
+        raw(",\"kind\":"); string(cell.kind.name)
         raw(",\"section\":"); string(cell.section)
         if let index = cell.index { raw(",\"index\":"); int(index) }
         raw(",\"frame\":"); frame(cell.frame)

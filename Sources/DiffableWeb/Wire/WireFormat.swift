@@ -31,7 +31,7 @@ struct WireSize: Codable, Equatable, Sendable {
 /// A cell as the client creates it.
 struct WireCell: Codable, Equatable, Sendable {
     var id: String
-    var kind: String
+    var kind: CellKind
     var section: String
     var index: Int?
     var frame: WireFrame

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Builds Examples/CustomList (a separate package that depends on DiffableWeb by path) and
+drives it over HTTP as a browser and a script would: the page renders the example's own cell
+template, an action inserts an item that arrives on the event stream, a duplicate is refused
+with 422 naming it and changes nothing, and SIGTERM stops the server cleanly.
+
+Bounded: every wait has a timeout; the server is killed on any failure."""
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLE = os.path.join(ROOT, "Examples", "CustomList")
+SCRATCH = os.path.join(ROOT, ".build-example")
+
+
+def fail(message):
+    print(f"example-test: FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def request(port, method, path, body=None, cookie=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if cookie:
+        headers["Cookie"] = f"dw_session={cookie}"
+    connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+    response = connection.getresponse()
+    data = response.read().decode()
+    connection.close()
+    return response, data
+
+
+class EventStream:
+    """A plain-socket SSE reader over HTTP/1.1 chunked encoding: returns (event, data) blocks."""
+
+    def __init__(self, port, path, cookie):
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.socket.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\nAccept: text/event-stream\r\nCookie: dw_session={cookie}\r\n\r\n".encode())
+        self.raw = b""
+        self.head_done = False
+        self.body = b""
+
+    def _dechunk(self):
+        if not self.head_done:
+            end = self.raw.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not self.raw.startswith(b"HTTP/1.1 200"):
+                fail(f"the event stream answered {self.raw[:40]!r}")
+            self.raw, self.head_done = self.raw[end + 4 :], True
+        while True:
+            line_end = self.raw.find(b"\r\n")
+            if line_end < 0:
+                return
+            size = int(self.raw[:line_end].split(b";")[0], 16)
+            if len(self.raw) < line_end + 2 + size + 2:
+                return
+            self.body += self.raw[line_end + 2 : line_end + 2 + size]
+            self.raw = self.raw[line_end + 2 + size + 2 :]
+
+    def next_event(self, deadline=10):
+        end = time.monotonic() + deadline
+        while time.monotonic() < end:
+            self._dechunk()
+            while b"\n\n" in self.body:
+                block, self.body = self.body.split(b"\n\n", 1)
+                lines = block.decode().split("\n")
+                event = next((line[7:] for line in lines if line.startswith("event: ")), None)
+                if event:
+                    return event, "".join(line[6:] for line in lines if line.startswith("data: "))
+            chunk = self.socket.recv(65536)
+            if not chunk:
+                fail("the event stream ended")
+            self.raw += chunk
+        fail("no event within the deadline")
+
+    def close(self):
+        self.socket.close()
+
+
+def main():
+    print("== building Examples/CustomList")
+    subprocess.run(["swift", "build", "--package-path", EXAMPLE, "--scratch-path", SCRATCH], check=True)
+    binary = os.path.join(SCRATCH, "debug", "CustomList")
+    server = subprocess.Popen([binary, "0"], cwd=EXAMPLE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = server.stdout.readline()
+        match = re.search(r"Listening on http://127\.0\.0\.1:(\d+)/", line)
+        if not match:
+            fail(f"the example did not say where it listens: {line!r}")
+        port = int(match.group(1))
+
+        response, page = request(port, "GET", "/demos/groceries")
+        cookie = re.search(r"dw_session=([^;]+)", response.getheader("Set-Cookie") or "")
+        if response.status != 200 or not cookie:
+            fail(f"GET /demos/groceries: {response.status}")
+        cookie = cookie.group(1)
+        for needle in ['<span class="grocery-name">Bread</span>', 'data-action="add"', 'name="item"', ">Sort by aisle</button>"]:
+            if needle not in page:
+                fail(f"the page lacks {needle}")
+        session = re.search(r'<code id="session-id">([^<]+)</code>', page).group(1)
+
+        stream = EventStream(port, "/demos/groceries/events?width=600&height=800&top=0", cookie)
+        event, data = stream.next_event()
+        if event != "snapshot" or json.loads(data)["sections"] != [{"id": "list", "items": ["Bread", "Milk", "Apples", "Coffee"]}]:
+            fail(f"first event: {event} {data[:200]}")
+
+        response, body = request(port, "POST", "/demos/groceries/actions/add", {"item": "Lemons"}, cookie)
+        if response.status != 200:
+            fail(f"add Lemons: {response.status} {body}")
+        event, data = stream.next_event()
+        change = json.loads(data)
+        if event != "changeset" or not any("Lemons" in run["ids"] for run in change.get("inserted", [])):
+            fail(f"the add did not arrive as an insert: {event} {data[:300]}")
+        if 'grocery-name\\">Lemons' not in data:
+            fail("the inserted cell's HTML is not the example's template")
+
+        before = request(port, "GET", f"/api/sessions/{session}/demos/groceries/snapshot")[1]
+        response, body = request(port, "POST", f"/api/sessions/{session}/demos/groceries/actions/add", {"item": "Milk"})
+        error = json.loads(body)
+        if response.status != 422 or error.get("error") != "duplicate_items" or "Milk" not in error.get("message", ""):
+            fail(f"a duplicate was not refused with a 422 naming it: {response.status} {body}")
+        after = request(port, "GET", f"/api/sessions/{session}/demos/groceries/snapshot")[1]
+        if before != after or [item["id"] for item in json.loads(after)["sections"][0]["items"]] != ["Bread", "Milk", "Apples", "Coffee", "Lemons"]:
+            fail(f"the refused add changed the list: {after[:300]}")
+        stream.close()
+
+        server.send_signal(signal.SIGTERM)
+        if server.wait(timeout=15) != 0:
+            fail(f"the example exited with {server.returncode} on SIGTERM")
+        print("example-test: Examples/CustomList builds, serves its own cells, streams changes, refuses bad input, stops cleanly")
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
+if __name__ == "__main__":
+    main()
