@@ -21,8 +21,21 @@ export function bindActions(root = document) {
       // A button's formAction is the page URL when it has no formaction attribute.
       const url = submitter?.hasAttribute("formaction") ? submitter.formAction : form.action;
       const parameters = formParameters(new FormData(form, submitter));
+      markPressed(form, root);
       queue = queue.then(() => postJSON(url, { ...parameters, seq: nextSeq() }));
     });
+  }
+}
+
+/**
+ * A form in a `data-pressed-group` (a segmented control, e.g. Photos' layouts) marks its button
+ * pressed and the group's other buttons not, as soon as it is submitted.
+ */
+function markPressed(form, root) {
+  const group = form.dataset.pressedGroup;
+  if (!group) return;
+  for (const other of root.querySelectorAll(`form[data-pressed-group="${CSS.escape(group)}"] button[aria-pressed]`)) {
+    other.setAttribute("aria-pressed", String(other.form === form));
   }
 }
 

@@ -42,6 +42,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Scale the mountains data set to this many entries (load tests).")
     var mountains: Int?
 
+    @Option(help: "A folder of JPEG, PNG or WebP files for the Photos demo (default: generated landscapes).")
+    var photos: String?
+
+    @Option(help: "The simulated load time of a photo's image, in milliseconds: a range (50-400) or one value (0 loads at once).")
+    var imageLatency = "50-400"
+
+    @Option(help: "Milliseconds between the URL publisher's batches: a range (1000-3000) or one value.")
+    var publishInterval = "1000-3000"
+
     @Flag(help: "Enable test-only endpoints (POST /__test/drop-streams).")
     var testHooks = false
 
@@ -90,7 +99,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = WebConfiguration(
             publicDirectory: try publicDir ?? PackageDirectories.find("Public"),
             templatesDirectory: try templatesDir ?? PackageDirectories.find("templates"),
-            demos: try BuiltInDemos.table(mountainCount: mountains))
+            demos: try BuiltInDemos.table(demoOptions(), logger: logger))
         configuration.maximumSessions = maxSessions
         configuration.sessionIdleTimeout = .seconds(max(1, sessionTimeout) * 60)
         configuration.testHooks = testHooks
@@ -101,6 +110,26 @@ struct Serve: AsyncParsableCommand {
         configuration.allowedOrigins = Set(allowedOrigin.map { $0.lowercased() })
         try await WebApp.serve(configuration, host: host, port: port, limits: try limits(),
                                shutdownGrace: .milliseconds(Int(max(0, shutdownGrace) * 1000)), logger: logger)
+    }
+
+    /// The built-in demos' options from the flags.
+    func demoOptions() throws -> BuiltInDemos.Options {
+        var options = BuiltInDemos.Options()
+        options.mountainCount = mountains
+        options.photosDirectory = photos
+        options.imageLatency = try Self.milliseconds(imageLatency, flag: "--image-latency", lowest: 0)
+        options.publishInterval = try Self.milliseconds(publishInterval, flag: "--publish-interval", lowest: 10)
+        return options
+    }
+
+    /// `50-400` or `0`: milliseconds in `lowest`…60000.
+    static func milliseconds(_ text: String, flag: String, lowest: Int) throws -> ClosedRange<Int> {
+        let bounds = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard (1...2).contains(bounds.count), let low = bounds.first ?? nil, let high = bounds.last ?? nil,
+              low >= lowest, low <= high, high <= 60_000 else {
+            throw ValidationError("\(flag) takes milliseconds in \(lowest)…60000: one value or a range (low-high)")
+        }
+        return low...high
     }
 
     /// The server's limits from the flags.

@@ -67,3 +67,17 @@ final class Visitor: @unchecked Sendable {
 func payload(_ event: LoggedEvent) -> [String: Any] {
     (try? JSONSerialization.jsonObject(with: Data(event.data.utf8))) as? [String: Any] ?? [:]
 }
+
+extension WebApp {
+    /// The live list a session cookie has for a demo (created by a page visit or a stream).
+    func sessionList(cookie: String, demo: String) -> LiveList? {
+        guard let id = SessionID(cookie), let session = sessions.lookup(id) else { return nil }
+        return session.existingLists[demo]
+    }
+
+    /// The share id (`/api/sessions/{id}`) of a session cookie.
+    func shareID(cookie: String) -> String? {
+        guard let id = SessionID(cookie) else { return nil }
+        return sessions.lookup(id)?.shareID.value
+    }
+}

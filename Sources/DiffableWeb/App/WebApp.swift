@@ -17,6 +17,8 @@ public final class WebApp: Sendable {
     let staticFiles: StaticFiles
     let sessions: SessionStore
     let demos: [DemoDescriptor]
+    /// Static-file servers for demos whose assets are a folder, by demo name.
+    let assetDirectories: [String: StaticFiles]
     let logger: Logger
     /// The OpenAPI 3.1 document of the JSON API (Resources/openapi.json), served as is.
     let openAPIDocument: Data
@@ -26,6 +28,7 @@ public final class WebApp: Sendable {
         self.configuration = configuration
         self.logger = logger
         demos = configuration.demos
+        assetDirectories = Self.assetDirectories(configuration.demos)
         var names = Set<String>()
         for demo in demos where !names.insert(demo.name).inserted || !Self.isValidDemoName(demo.name) {
             throw ConfigurationError.invalidDemoName(demo.name)

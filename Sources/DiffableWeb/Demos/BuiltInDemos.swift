@@ -1,16 +1,42 @@
+import Logging
+
 /// The demos `diffable-web` serves, in the order its index lists them: the one table to edit
 /// when a demo is added to this package. (Another package passes its own descriptors in
 /// ``WebConfiguration/demos``; see `Examples/CustomList`.)
 public enum BuiltInDemos {
-    /// - Parameter mountainCount: scale the mountain catalog to this many entries (load tests);
-    ///   `nil` serves the bundled data set.
-    /// - Throws: ``CatalogError`` when the bundled data does not load.
-    public static func table(mountainCount: Int? = nil) throws -> [DemoDescriptor] {
+    /// What the command line can change about the built-in demos.
+    public struct Options: Sendable {
+        /// Scale the mountain catalog to this many entries (load tests); `nil`: the bundled set.
+        public var mountainCount: Int?
+        /// A folder of JPEG, PNG and WebP files for the photo grid; `nil`: generated landscapes.
+        public var photosDirectory: String?
+        /// The simulated load time of a photo's image, in milliseconds.
+        public var imageLatency: ClosedRange<Int> = 50...400
+        /// Milliseconds between the URL publisher's batches.
+        public var publishInterval: ClosedRange<Int> = 1_000...3_000
+        public init() {}
+    }
+
+    /// - Throws: ``CatalogError`` when the bundled data does not load; a file-system error when
+    ///   the photos folder cannot be listed.
+    public static func table(_ options: Options = Options(), logger: Logger = Logger(label: "DiffableWeb")) throws -> [DemoDescriptor] {
         var catalog = try MountainCatalog.bundled()
-        if let mountainCount { catalog = catalog.scaled(to: mountainCount) }
+        if let mountainCount = options.mountainCount { catalog = catalog.scaled(to: mountainCount) }
+        let photos = try options.photosDirectory.map { try PhotoLibrary.folder($0, logger: logger) }
+            ?? PhotoLibrary.generated(captions: try MountainCatalog.bundled().mountains.map(\.name))
         return [
             MountainsDemo.descriptor(catalog: catalog),
             NumbersDemo.descriptor,
+            PhotosDemo.descriptor(library: photos, imageLatency: options.imageLatency),
+            URLStreamDemo.descriptor(urls: URLStreamDemo.builtInURLs(photos: photos),
+                                     interval: options.publishInterval),
         ]
+    }
+
+    /// The table with only the catalog scaled (tests and benchmarks).
+    public static func table(mountainCount: Int?) throws -> [DemoDescriptor] {
+        var options = Options()
+        options.mountainCount = mountainCount
+        return try table(options)
     }
 }

@@ -43,6 +43,20 @@ public protocol Demo: AnyObject, Sendable {
     /// computed aside: a GET writes nothing. `nil` when the page shows the list as it is. The
     /// page marks a preview, and the client makes it real with its own POST.
     func pagePreview(query: [String: String]) -> PagePreview?
+
+    /// Called once, when the session's list is made (after its initial snapshot is applied),
+    /// with the handle for writes no request asks for (loads that finish, timers).
+    func attach(_ list: ListHandle)
+
+    /// Whether ``windowDidChange(_:)`` should be called (it costs a lookup per cell in the window).
+    var observesWindows: Bool { get }
+
+    /// A stream's window opened, moved, or followed a change (called outside the writer: write
+    /// through the ``ListHandle``, never wait for it here). For prefetching and pagination.
+    func windowDidChange(_ window: WindowItems)
+
+    /// The number of open streams changed (a publisher that runs only while someone watches).
+    func streamCountDidChange(_ count: Int)
 }
 
 extension Demo {
@@ -51,6 +65,12 @@ extension Demo {
 
     /// By default a page shows the list as it is.
     public func pagePreview(query: [String: String]) -> PagePreview? { nil }
+
+    /// By default a demo changes its list only when asked.
+    public func attach(_ list: ListHandle) {}
+    public var observesWindows: Bool { false }
+    public func windowDidChange(_ window: WindowItems) {}
+    public func streamCountDidChange(_ count: Int) {}
 }
 
 /// What a cell on the page is: an item of the snapshot, or a supplementary view the layout
@@ -142,12 +162,15 @@ public struct DemoDescriptor: Sendable {
     /// How a page URL's query names an action's parameter (the no-JavaScript form submits by
     /// GET, and a form POST of that action redirects back to such a URL); `nil` for none.
     public var pageQuery: PageQuery?
+    /// Files the demo's cells show (images), served at `/demos/<name>/assets/<file>` with an
+    /// `ETag`; `nil` for none.
+    public var assets: DemoAssets?
     /// Makes the per-session demo.
     public var make: @Sendable () -> any Demo
 
     public init(name: String, title: String, summary: String, pageTemplate: String = "demos/list",
                 cellTemplates: [String], actions: [ActionDescriptor], example: ExampleRequest? = nil,
-                pageQuery: PageQuery? = nil, make: @escaping @Sendable () -> any Demo) {
+                pageQuery: PageQuery? = nil, assets: DemoAssets? = nil, make: @escaping @Sendable () -> any Demo) {
         self.name = name
         self.title = title
         self.summary = summary
@@ -156,11 +179,31 @@ public struct DemoDescriptor: Sendable {
         self.actions = actions
         self.example = example ?? actions.first.map { ExampleRequest(action: $0.name, body: "{}") }
         self.pageQuery = pageQuery
+        self.assets = assets
         self.make = make
     }
 
     /// Every template this demo needs: its page and its cells.
     public var templates: [String] { [pageTemplate] + cellTemplates }
+}
+
+/// Where a demo's assets come from.
+public enum DemoAssets: Sendable {
+    /// The files `names` of a directory (conditional GET by `ETag` and `Last-Modified`); other
+    /// files there are not served.
+    case directory(String, names: Set<String>)
+    /// Made on request by name; `nil` for no such asset.
+    case generated(@Sendable (String) -> DemoAsset?)
+}
+
+/// A generated asset: its bytes and media type (the `ETag` is their hash).
+public struct DemoAsset: Sendable {
+    public var contentType: String
+    public var bytes: [UInt8]
+    public init(contentType: String, bytes: [UInt8]) {
+        self.contentType = contentType
+        self.bytes = bytes
+    }
 }
 
 /// An action call shown as an example (`curl … -d body …/actions/<action>`).
@@ -254,9 +297,22 @@ public struct CellContent: Sendable, Hashable {
 /// throw a clear ``ActionError`` rather than trapping.
 public struct ActionParameters: Sendable {
     public var values: [String: String]
-    public init(_ values: [String: String] = [:]) { self.values = values }
+    /// Parameters that are lists of strings (a JSON array).
+    public var lists: [String: [String]]
+    public init(_ values: [String: String] = [:], lists: [String: [String]] = [:]) {
+        self.values = values
+        self.lists = lists
+    }
 
     public func string(_ name: String) -> String? { values[name] }
+
+    /// A list of strings: a JSON array, or (from a form's text area) one string per line,
+    /// blank lines dropped. - Throws: ``ActionError/missingParameter(_:)`` when absent.
+    public func requiredStrings(_ name: String) throws(ActionError) -> [String] {
+        if let list = lists[name] { return list }
+        guard let text = values[name] else { throw .missingParameter(name) }
+        return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
 
     public func requiredString(_ name: String) throws(ActionError) -> String {
         guard let value = values[name] else { throw .missingParameter(name) }
@@ -281,6 +337,8 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownAction(String)
     case missingParameter(String)
     case invalidParameter(String, String)
+    /// Well-formed, but refused (422): `code` names the rule, `message` the culprit.
+    case unprocessable(code: String, message: String)
     case snapshot(SnapshotError)
 
     public var code: String {
@@ -288,6 +346,7 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownAction: "unknown_action"
         case .missingParameter: "missing_parameter"
         case .invalidParameter: "invalid_parameter"
+        case .unprocessable(let code, _): code
         case .snapshot(let error): error.code
         }
     }
@@ -297,6 +356,7 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownAction(let name): "Unknown action: \(name)"
         case .missingParameter(let name): "Missing parameter: \(name)"
         case .invalidParameter(let name, let why): "Invalid parameter \(name): \(why)"
+        case .unprocessable(_, let message): message
         case .snapshot(let error): error.description
         }
     }

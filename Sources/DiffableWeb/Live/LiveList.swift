@@ -85,6 +85,7 @@ final class LiveList: Sendable {
             state.log = EventLog(capacity: logCapacity)
             state.log.append(LoggedEvent(id: EventID(version: first), name: "origin", data: "{}"))
         }
+        demo.attach(ListHandle(self))
     }
 
     // MARK: Reading
@@ -197,11 +198,12 @@ final class LiveList: Sendable {
     func attach(_ stream: EventStream, window: StreamWindow?, lastEventID: String?) {
         stream.onClose { [weak self, weak stream] _ in
             guard let self, let stream else { return }
-            self.state.withLock { state in
-                if let follower = state.followers.removeValue(forKey: ObjectIdentifier(stream)) {
-                    state.byStreamID[follower.id] = nil
-                }
+            let count = self.state.withLock { state -> Int? in
+                guard let follower = state.followers.removeValue(forKey: ObjectIdentifier(stream)) else { return nil }
+                state.byStreamID[follower.id] = nil
+                return state.followers.count
             }
+            if let count { self.demo.streamCountDidChange(count) }
         }
         Task {
             try? await writer.run { self.open(stream, window: window, lastEventID: lastEventID) }
@@ -215,6 +217,7 @@ final class LiveList: Sendable {
             return state.followers.values.map(\.stream)
         }
         for stream in streams { stream.close() }
+        if !streams.isEmpty { demo.streamCountDidChange(0) }
     }
 
     /// Sends a comment to every stream, so proxies keep idle connections open.
@@ -229,8 +232,8 @@ final class LiveList: Sendable {
 
     private func open(_ stream: EventStream, window requested: StreamWindow?, lastEventID: String?) {
         let (version, snapshot) = dataSource.versionedSnapshot()
-        let sends = state.withLock { state -> [Send] in
-            guard stream.isOpen else { return [] }
+        let (sends, count, held) = state.withLock { state -> ([Send], Int, [String: WireFrame]) in
+            guard stream.isOpen else { return ([], 0, [:]) }
             let window = requested ?? StreamWindow(container: state.container, top: 0)
             var follower = Follower(stream: stream, id: Self.randomStreamID(), window: window, version: version)
             let layout = layout(version: version, snapshot: snapshot, container: window.container, in: &state)
@@ -253,9 +256,28 @@ final class LiveList: Sendable {
             follower.signature = WindowUpdate.signature(of: follower.held)
             state.followers[ObjectIdentifier(stream)] = follower
             state.byStreamID[follower.id] = ObjectIdentifier(stream)
-            return sends
+            return (sends, state.followers.count, follower.held)
         }
         deliver(sends)
+        guard count > 0 else { return }
+        demo.streamCountDidChange(count)
+        reportWindows([held], snapshot: snapshot)
+    }
+
+    /// Tells a demo that observes windows what they hold now (outside the state lock).
+    /// - Complexity: O(cells held · index lookup).
+    private func reportWindows(_ windows: [[String: WireFrame]], snapshot: Snapshot<String, String>) {
+        guard demo.observesWindows else { return }
+        for held in windows {
+            var items: [String] = []
+            var last: Int?
+            for id in held.keys {
+                guard let position = snapshot.indexOfItem(id) else { continue }
+                items.append(id)
+                last = max(last ?? position, position)
+            }
+            demo.windowDidChange(WindowItems(items: items, lastPosition: last, itemCount: snapshot.numberOfItems))
+        }
     }
 
     /// The logged events after `id`, or `nil` when the client must start from a snapshot.
@@ -283,11 +305,16 @@ final class LiveList: Sendable {
             return (true, [(follower.stream, "window", epoch.wire(EventID(version: version, layout: state.windowSequence)), json)])
         }
         deliver(result.sends)
+        if !result.sends.isEmpty, let key = state.withLock({ $0.byStreamID[streamID] }),
+           let held = state.withLock({ $0.followers[key]?.held }) {
+            reportWindows([held], snapshot: snapshot)
+        }
         return result.found
     }
 
     private func didApply(_ update: DataSourceUpdate<String, String>) {
         guard publishing.load(ordering: .acquiring) else { return }
+        var windows: [[String: WireFrame]] = []
         let sends = state.withLock { state -> [Send] in
             state.snapshotBody = nil
             state.windowSequence = 0
@@ -346,7 +373,9 @@ final class LiveList: Sendable {
                         layout: layout, rect: follower.window.rect, held: follower.held,
                         // A held item the new snapshot lacks was deleted: an O(1) index lookup,
                         // rather than a set of every deleted id (a search may delete thousands).
-                        isDeleted: { !snapshot.contains(item: $0) && !$0.contains(":") },
+                        // Headers and footers (`header:<section>`) are never items; an item
+                        // id may contain a colon too (a URL), so ask the layout.
+                        isDeleted: { !snapshot.contains(item: $0) && layout.cell($0) == nil },
                         contentChange: { id in
                             if let change = contentChange[id] { return change }
                             if !reloadedSections.isEmpty, let section = snapshot.sectionIdentifier(containingItem: id),
@@ -363,9 +392,11 @@ final class LiveList: Sendable {
                 state.followers[key] = follower
                 sends.append((follower.stream, "changeset", epoch.wire(eventID), shared + result.tail))
             }
+            if demo.observesWindows { windows = rendered.values.map(\.held) }
             return sends
         }
         deliver(sends)
+        reportWindows(windows, snapshot: update.snapshot)
     }
 
     /// Sends outside the state lock (the writer keeps the order); drops streams that closed.
@@ -375,11 +406,17 @@ final class LiveList: Sendable {
             gone.append(ObjectIdentifier(send.stream))
         }
         guard !gone.isEmpty else { return }
-        state.withLock { state in
+        let count = state.withLock { state -> Int? in
+            var removed = false
             for key in gone {
-                if let follower = state.followers.removeValue(forKey: key) { state.byStreamID[follower.id] = nil }
+                if let follower = state.followers.removeValue(forKey: key) {
+                    state.byStreamID[follower.id] = nil
+                    removed = true
+                }
             }
+            return removed ? state.followers.count : nil
         }
+        if let count { demo.streamCountDidChange(count) }
     }
 
     // MARK: Building

@@ -53,11 +53,11 @@ extension WebApp {
             return try jsonResponse(descriptor.actions)
         case let tail where tail.count == 2 && tail[0] == "actions":
             try allow(request, ["POST"])
-            guard descriptor.actions.contains(where: { $0.name == tail[1] }) else {
+            guard let action = descriptor.actions.first(where: { $0.name == tail[1] }) else {
                 throw HTTPError(.notFound, code: "unknown_action", message: "The \(descriptor.name) demo has no action “\(tail[1])”")
             }
             try requireJSONOrEmpty(request)
-            let parameters = try ActionParameters(body: request)
+            let parameters = try ActionParameters(body: request, for: action)
             let version = try await list.perform(tail[1], parameters: parameters, client: "api", seq: nil)
             return try jsonResponse(["version": version])
         case ["events"]:

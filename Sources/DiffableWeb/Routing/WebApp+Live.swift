@@ -46,10 +46,10 @@ extension WebApp {
     }
 
     func action(_ request: Request, _ descriptor: DemoDescriptor, name: String) async throws -> Response {
-        guard descriptor.actions.contains(where: { $0.name == name }) else {
+        guard let action = descriptor.actions.first(where: { $0.name == name }) else {
             throw HTTPError(.notFound, code: "unknown_action", message: "The \(descriptor.name) demo has no action “\(name)”")
         }
-        let parameters = try ActionParameters(body: request)
+        let parameters = try ActionParameters(body: request, for: action)
         let seq: Int?
         if let text = parameters.string("seq") {
             guard let value = Int(text) else { throw HTTPError(.badRequest, code: "invalid_parameter", message: "seq must be an integer") }
@@ -82,9 +82,10 @@ extension Request {
 }
 
 extension ActionParameters {
-    /// Parameters from a JSON object (scalars only) or an HTML form; an empty body has none.
-    /// - Throws: 415 for other content types, 400 for malformed JSON or non-scalar values.
-    init(body request: Request) throws {
+    /// Parameters from a JSON object (scalars, and arrays of strings for `action`'s parameters of
+    /// type `array`) or an HTML form; an empty body has none.
+    /// - Throws: 415 for other content types, 400 for malformed JSON or values of the wrong shape.
+    init(body request: Request, for action: ActionDescriptor? = nil) throws {
         guard !request.body.isEmpty else { self.init(); return }
         if request.isForm {
             var values: [String: String] = [:]
@@ -97,23 +98,33 @@ extension ActionParameters {
         }
         guard let object = try? JSONDecoder().decode([String: JSONScalar].self, from: Data(request.body)) else {
             throw HTTPError(.badRequest, code: "malformed_json",
-                            message: "The body must be a JSON object whose values are strings, numbers, booleans or null")
+                            message: "The body must be a JSON object whose values are strings, numbers, booleans, null or arrays of strings")
         }
         var values: [String: String] = [:]
+        var lists: [String: [String]] = [:]
+        let listNames = Set(action?.parameters.filter { $0.type == "array" }.map(\.name) ?? [])
         for (key, value) in object {
-            if let text = value.text { values[key] = text }
+            if case .strings(let strings) = value {
+                guard listNames.contains(key) else {
+                    throw HTTPError(.badRequest, code: "malformed_json", message: "\(key.prefix(80)) must be a string, a number, a boolean or null, not an array")
+                }
+                lists[key] = strings
+            } else if let text = value.text {
+                values[key] = text
+            }
         }
-        self.init(values)
+        self.init(values, lists: lists)
     }
 }
 
-/// One scalar JSON value, as text for ``ActionParameters``.
+/// One scalar JSON value (or an array of strings), as text for ``ActionParameters``.
 enum JSONScalar: Decodable {
-    case string(String), integer(Int), number(Double), bool(Bool), null
+    case string(String), integer(Int), number(Double), bool(Bool), null, strings([String])
 
     init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
+        else if let value = try? container.decode([String].self) { self = .strings(value) }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
         else if let value = try? container.decode(Int.self) { self = .integer(value) }
         else if let value = try? container.decode(Double.self) { self = .number(value) }
@@ -126,7 +137,7 @@ enum JSONScalar: Decodable {
         case .integer(let value): String(value)
         case .number(let value): String(value)
         case .bool(let value): value ? "true" : "false"
-        case .null: nil
+        case .null, .strings: nil
         }
     }
 }

@@ -27,7 +27,7 @@ extension WebApp {
             switch error {
             case .unknownAction: return HTTPError(.notFound, code: error.code, message: error.description)
             case .missingParameter, .invalidParameter: return HTTPError(.badRequest, code: error.code, message: error.description)
-            case .snapshot: return HTTPError(.unprocessableContent, code: error.code, message: error.description)
+            case .snapshot, .unprocessable: return HTTPError(.unprocessableContent, code: error.code, message: error.description)
             }
         default:
             logger.warning("unexpected error for \(request.method) \(request.path): \(error)")
@@ -74,6 +74,9 @@ extension WebApp {
             case ["actions"]:
                 try allow(request, ["GET", "HEAD"])
                 return .json(descriptor.actions)
+            case let tail where tail.count == 2 && tail[0] == "assets":
+                try allow(request, ["GET", "HEAD"])
+                return try asset(request, descriptor, name: tail[1])
             case let tail where tail.count == 2 && tail[0] == "actions":
                 try allow(request, ["POST"])
                 return try await action(request, descriptor, name: tail[1])
