@@ -8,23 +8,30 @@ import { nextSeq } from "./seq.js";
 const RESIZE_DEBOUNCE_MS = 150;
 
 /**
- * Intercepts the submit of every `form[data-action]` under `root`. Requests go out one at a
- * time, in click order, so twenty fast clicks are twenty actions applied in order.
+ * Intercepts the submit of every `form[data-action]` under `root`, those in the page and those
+ * in cells the client adds later (one listener, by delegation; a submit another handler took
+ * first — `preventDefault` — is left to it). Requests go out one at a time, in click order, so
+ * twenty fast clicks are twenty actions applied in order. `onAnswer(action, answer, form)` sees
+ * each action's JSON answer.
  * @param {ParentNode} [root]
+ * @param {(action: string, answer: any, form: HTMLFormElement) => void} [onAnswer]
  */
-export function bindActions(root = document) {
+export function bindActions(root = document, onAnswer = () => {}) {
   let queue = Promise.resolve();
-  for (const form of root.querySelectorAll("form[data-action]")) {
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const submitter = event.submitter ?? null;
-      // A button's formAction is the page URL when it has no formaction attribute.
-      const url = submitter?.hasAttribute("formaction") ? submitter.formAction : form.action;
-      const parameters = formParameters(new FormData(form, submitter));
-      markPressed(form, root);
-      queue = queue.then(() => postJSON(url, { ...parameters, seq: nextSeq() }));
-    });
-  }
+  root.addEventListener("submit", (event) => {
+    const form = event.target.closest?.("form[data-action]");
+    if (!form || event.defaultPrevented) return;
+    event.preventDefault();
+    const submitter = event.submitter ?? null;
+    // A button's formAction is the page URL when it has no formaction attribute.
+    const url = submitter?.hasAttribute("formaction") ? submitter.formAction : form.action;
+    const parameters = formParameters(new FormData(form, submitter));
+    markPressed(form, root);
+    queue = queue
+      .then(() => postJSON(url, { ...parameters, seq: nextSeq() }))
+      .then((answer) => onAnswer(form.dataset.action, answer, form), () => {});
+  });
+  return { post: (url, body) => (queue = queue.then(() => postJSON(url, { ...body, seq: nextSeq() }))) };
 }
 
 /**

@@ -8,6 +8,7 @@ import { Animator } from "./animate.js";
 import { ListView } from "./virtualize.js";
 import { bindSearch } from "./search.js";
 import { bindActions, reportViewport } from "./actions.js";
+import { bindReordering } from "./reorder.js";
 import { postJSON } from "./post.js";
 import { nextSeq } from "./seq.js";
 
@@ -78,7 +79,8 @@ async function start() {
   window.addEventListener("online", () => stream.reconnect());
 
   bindSearch(demo);
-  bindActions();
+  const actions = bindActions();
+  bindReordering(demo, view, model, actions);
 
   window.diffableWeb = {
     stats, model, view, stream, measure,

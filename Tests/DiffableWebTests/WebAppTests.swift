@@ -137,10 +137,10 @@ struct WebAppTests {
         await visitor.send(.post, "/demos/numbers/actions/append", json: #"{"count":245}"#)  // n1…n250
         let last = await visitor.send(.get, "/demos/numbers?page=3")
         #expect(last.text.contains(#"<ol class="fallback-list" start="201">"#))
-        #expect(last.text.contains("Item 250</span></li>") && !last.text.contains("Item 200</span></li>"))
+        #expect(last.text.contains(#"class="label">Item 250</span>"#) && !last.text.contains(#"class="label">Item 200</span>"#))
         #expect(last.text.contains("Page 3 of 3") && last.text.contains(#"href="/demos/numbers?page=2""#) && !last.text.contains(#"rel="next""#))
         let first = await visitor.send(.get, "/demos/numbers")
-        #expect(first.text.contains("Item 100</span></li>") && !first.text.contains("Item 101</span></li>"))
+        #expect(first.text.contains(#"class="label">Item 100</span>"#) && !first.text.contains(#"class="label">Item 101</span>"#))
         #expect(first.text.contains(#"rel="next" href="/demos/numbers?page=2""#))
         let beyond = await visitor.send(.get, "/demos/numbers?page=99")
         #expect(beyond.text.contains("Page 3 of 3"), "past the end: the last page")

@@ -33,6 +33,10 @@ public protocol Demo: AnyObject, Sendable {
     /// - Throws: ``ActionError`` for unknown actions and bad parameters; nothing changes then.
     func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError)
 
+    /// Runs an action as ``perform(_:parameters:on:)`` does, and returns what its answer adds
+    /// to `{"version": …}` (a reorder's transaction), or `nil`. By default it calls `perform`.
+    func performReporting(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) -> ActionReport?
+
     /// A one-line summary of the list for screen readers and the page (`aria-live`).
     func status(of snapshot: Snapshot<String, String>) -> String
 
@@ -62,6 +66,11 @@ public protocol Demo: AnyObject, Sendable {
 extension Demo {
     /// By default, what the cell shows.
     public func data(for item: String) -> [String: String]? { cell(for: item)?.values }
+
+    public func performReporting(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) -> ActionReport? {
+        try perform(action, parameters: parameters, on: dataSource)
+        return nil
+    }
 
     /// By default a page shows the list as it is.
     public func pagePreview(query: [String: String]) -> PagePreview? { nil }
@@ -115,6 +124,22 @@ public enum CellKind: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 }
 
+/// What an action's JSON answer adds to its version: members as JSON text
+/// (`"transaction":{…}`), written by the demo with `JSONEncoder`.
+public struct ActionReport: Sendable, Equatable {
+    /// Object members, without the braces: `"position":3,"transaction":{…}`.
+    public var members: String
+    public init(members: String) { self.members = members }
+
+    /// A report of `value`'s encoded members (an `Encodable` struct's properties).
+    public init<Value: Encodable>(encoding value: Value) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let text = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        members = text.count > 2 ? String(text.dropFirst().dropLast()) : ""
+    }
+}
+
 /// A page's view of a list that was not written: see ``Demo/pagePreview(query:)``.
 public struct PagePreview: Sendable {
     public var snapshot: Snapshot<String, String>
@@ -165,12 +190,16 @@ public struct DemoDescriptor: Sendable {
     /// Files the demo's cells show (images), served at `/demos/<name>/assets/<file>` with an
     /// `ETag`; `nil` for none.
     public var assets: DemoAssets?
+    /// Whether people reorder the items by hand (UIKit's reordering): the generic page shows
+    /// an Edit button, drag handles and Alt+↑/↓, which run the action `reorder`.
+    public var reorderable: Bool
     /// Makes the per-session demo.
     public var make: @Sendable () -> any Demo
 
     public init(name: String, title: String, summary: String, pageTemplate: String = "demos/list",
                 cellTemplates: [String], actions: [ActionDescriptor], example: ExampleRequest? = nil,
-                pageQuery: PageQuery? = nil, assets: DemoAssets? = nil, make: @escaping @Sendable () -> any Demo) {
+                pageQuery: PageQuery? = nil, assets: DemoAssets? = nil, reorderable: Bool = false,
+                make: @escaping @Sendable () -> any Demo) {
         self.name = name
         self.title = title
         self.summary = summary
@@ -180,6 +209,7 @@ public struct DemoDescriptor: Sendable {
         self.example = example ?? actions.first.map { ExampleRequest(action: $0.name, body: "{}") }
         self.pageQuery = pageQuery
         self.assets = assets
+        self.reorderable = reorderable
         self.make = make
     }
 

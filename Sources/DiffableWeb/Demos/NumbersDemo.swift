@@ -36,8 +36,13 @@ public final class NumbersDemo: Demo {
                 ActionDescriptor(name: "move", description: "Move the item at one position to another (reordering)",
                                  parameters: [.init(name: "from", type: "integer", required: true, description: "Current position (0-based)"),
                                               .init(name: "to", type: "integer", required: true, description: "New position (0-based)")]),
+                ActionDescriptor(name: "reorder", description: "A person's reorder (a drag, Alt+↑/↓, a row's ↑/↓ button): through the data source's reordering handlers; answers with the transaction's difference",
+                                 parameters: [.init(name: "item", type: "string", required: true, description: "The item (n…); multiples of 10 are pinned and refused"),
+                                              .init(name: "to", type: "integer", required: false, description: "Its position after the move (0-based)"),
+                                              .init(name: "direction", type: "string", required: false, description: "up or down: one place (instead of to)")]),
             ],
             example: ExampleRequest(action: "append", body: #"{"count":3}"#),
+            reorderable: true,
             make: { NumbersDemo() })
     }
 
@@ -66,8 +71,17 @@ public final class NumbersDemo: Demo {
 
     public func cell(for item: String) -> CellContent? {
         guard let number = Self.number(of: item) else { return nil }
-        return CellContent(template: "cells/number", values: ["number": number.grouped, "label": "Item \(number.grouped)"])
+        var values = ["id": item, "number": number.grouped, "label": "Item \(number.grouped)"]
+        if Self.isPinned(item) { values["pinned"] = "true" }
+        return CellContent(template: "cells/number", values: values)
     }
+
+    /// `canReorderItem`: every tenth number is pinned in place (a person cannot drag it, and a
+    /// script's `reorder` of it is refused); `move` and snapshot operations still move it.
+    static func isPinned(_ item: String) -> Bool { number(of: item).map { $0 % 10 == 0 } ?? false }
+
+    /// The reorders done through the handlers (the page status and the API report them).
+    let reorders = Mutex(0)
 
     public func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? {
         guard kind == .header else { return nil }
@@ -78,6 +92,11 @@ public final class NumbersDemo: Demo {
     /// The actions work on the current snapshot — the single source of truth, which a script
     /// may have changed with snapshot operations — reading and applying it atomically.
     public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+        _ = try performReporting(action, parameters: parameters, on: dataSource)
+    }
+
+    public func performReporting(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) -> ActionReport? {
+        if action == "reorder" { return try reorder(parameters, on: dataSource) }
         try dataSource.update(animatingDifferences: true) { snapshot throws(ActionError) in
             let items = snapshot.itemIdentifiers
             /// Snapshot rules broken here become 422s naming the rule.
@@ -124,11 +143,83 @@ public final class NumbersDemo: Demo {
                 throw .unknownAction(action)
             }
         }
+        return nil
+    }
+
+    /// What a reorder's answer carries: where the item went, and the transaction's difference.
+    struct ReorderReport: Encodable {
+        struct Change: Encodable {
+            var offset: Int
+            var element: String
+            var associatedWith: Int?
+        }
+        struct Difference: Encodable {
+            var removals: [Change]
+            var insertions: [Change]
+        }
+        struct Transaction: Encodable {
+            var difference: Difference
+            var sections: [String]
+        }
+        var item: String
+        var position: Int
+        var count: Int
+        var transaction: Transaction?
+    }
+
+    /// A person's reorder, as UIKit runs one: `canReorderItem`, then `willReorder` and
+    /// `didReorder` around the apply of the transaction's final snapshot.
+    func reorder(_ parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) -> ActionReport {
+        let item = try parameters.requiredString("item")
+        let items = dataSource.snapshot().itemIdentifiers
+        guard let from = items.firstIndex(of: item) else {
+            throw .snapshot(.unknownItems([item]))
+        }
+        let to: Int
+        if let direction = parameters.string("direction") {
+            guard direction == "up" || direction == "down" else { throw .invalidParameter("direction", "must be up or down") }
+            to = max(0, min(items.count - 1, from + (direction == "up" ? -1 : 1)))
+        } else {
+            to = try parameters.int("to", in: 0...max(0, items.count - 1))
+        }
+        if dataSource.reorderingHandlers.canReorderItem == nil {
+            var handlers = ReorderingHandlers<String, String>()
+            handlers.canReorderItem = { !Self.isPinned($0) }
+            // Counted before the apply (willReorder), so the changeset's status already says so.
+            handlers.willReorder = { [weak self] _ in self?.reorders.withLock { $0 += 1 } }
+            dataSource.reorderingHandlers = handlers
+        }
+        guard to != from else {
+            guard !Self.isPinned(item) else { throw .unprocessable(code: "reordering_not_allowed", message: "\(item) is pinned: it cannot be reordered") }
+            return ActionReport(encoding: ReorderReport(item: item, position: from, count: items.count, transaction: nil))
+        }
+        let transaction: DataSourceTransaction<String, String>
+        do {
+            transaction = try dataSource.reorderItem(item, to: IndexPath(item: to, section: 0))
+        } catch .reorderingNotAllowed {
+            throw .unprocessable(code: "reordering_not_allowed", message: "\(item) is pinned: it cannot be reordered")
+        } catch {
+            throw .unprocessable(code: "invalid_reorder", message: "\(error)")
+        }
+        let difference = ReorderReport.Difference(
+            removals: transaction.difference.removals.map { change in
+                guard case .remove(let offset, let element, let other) = change else { return nil }
+                return ReorderReport.Change(offset: offset, element: element, associatedWith: other)
+            }.compactMap { $0 },
+            insertions: transaction.difference.insertions.map { change in
+                guard case .insert(let offset, let element, let other) = change else { return nil }
+                return ReorderReport.Change(offset: offset, element: element, associatedWith: other)
+            }.compactMap { $0 })
+        return ActionReport(encoding: ReorderReport(
+            item: item, position: to, count: items.count,
+            transaction: .init(difference: difference, sections: transaction.sectionTransactions.map(\.sectionIdentifier))))
     }
 
     public func status(of snapshot: Snapshot<String, String>) -> String {
         let count = snapshot.numberOfItems
-        return count == 1 ? "1 item" : "\(count.grouped) items"
+        let items = count == 1 ? "1 item" : "\(count.grouped) items"
+        let reorders = reorders.withLock { $0 }
+        return reorders == 0 ? items : "\(items) · \(reorders) reordered by hand"
     }
 
     public func pageValues() -> [String: String] { [:] }

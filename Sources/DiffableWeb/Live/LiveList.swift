@@ -162,7 +162,7 @@ final class LiveList: Sendable {
     /// Runs a demo action. A `seq` not newer than the newest one applied for the same
     /// `client` is ignored (the last keystroke wins).
     /// - Returns: the version after the action.
-    func perform(_ action: String, parameters: ActionParameters, client: String, seq: Int?) async throws -> Int {
+    func perform(_ action: String, parameters: ActionParameters, client: String, seq: Int?) async throws -> (version: Int, report: ActionReport?) {
         try await writer.run {
             if let seq {
                 let stale = self.state.withLock { state -> Bool in
@@ -171,10 +171,10 @@ final class LiveList: Sendable {
                     state.newestSeq[client] = seq
                     return false
                 }
-                if stale { return self.dataSource.version }
+                if stale { return (self.dataSource.version, nil) }
             }
-            try self.demo.perform(action, parameters: parameters, on: self.dataSource)
-            return self.dataSource.version
+            let report = try self.demo.performReporting(action, parameters: parameters, on: self.dataSource)
+            return (self.dataSource.version, report)
         }
     }
 

@@ -58,8 +58,8 @@ extension WebApp {
             }
             try requireJSONOrEmpty(request)
             let parameters = try ActionParameters(body: request, for: action)
-            let version = try await list.perform(tail[1], parameters: parameters, client: "api", seq: nil)
-            return try jsonResponse(["version": version])
+            let (version, report) = try await list.perform(tail[1], parameters: parameters, client: "api", seq: nil)
+            return Self.actionAnswer(version: version, report: report)
         case ["events"]:
             try allow(request, ["GET"])
             return try eventStream(request, list: list, cookie: nil)

@@ -59,7 +59,7 @@ extension WebApp {
         }
         let (session, cookie) = session(for: request)
         let list = list(session, descriptor)
-        let version = try await list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
+        let (version, report) = try await list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
         if request.isForm {
             // A form without JavaScript: back to the page (Post/Redirect/Get).
             var location = "/demos/\(descriptor.name)"
@@ -69,7 +69,15 @@ extension WebApp {
             }
             return Response.redirect(to: location).with(cookie)
         }
-        return Response.json(Data(#"{"version":\#(version)}"#.utf8)).with(cookie)
+        return Self.actionAnswer(version: version, report: report).with(cookie)
+    }
+}
+
+extension WebApp {
+    /// An action's JSON answer: `{"version": …}` and what the demo reports.
+    static func actionAnswer(version: Int, report: ActionReport?) -> Response {
+        let extra = report.map { $0.members.isEmpty ? "" : "," + $0.members } ?? ""
+        return Response.json(Data(#"{"version":\#(version)\#(extra)}"#.utf8))
     }
 }
 

@@ -48,6 +48,7 @@ extension WebApp {
             "sessionID": session.shareID.value,
             "buttons": buttons,
             "hasButtons": !buttons.isEmpty,
+            "reorderable": descriptor.reorderable,
             "cells": cells.map { cell -> [String: Any] in
                 ["id": cell.id, "kind": cell.kind.name, "isItem": cell.kind == .item, "html": cell.html, "frame": cell.frame.attribute,
                  "x": WireFrame.text(cell.frame.x), "y": WireFrame.text(cell.frame.y),
