@@ -87,6 +87,12 @@ class EventStream:
 
 def main():
     print("== building Examples/CustomList")
+    # SwiftPM keeps a path dependency's file list in the scratch directory's build description
+    # and does not notice a source file added to DiffableWeb since the last build ("cannot find
+    # … in scope"); without the description it plans again (a fresh clone has none anyway).
+    description = os.path.join(SCRATCH, "debug.yaml")
+    if os.path.exists(description):
+        os.remove(description)
     subprocess.run(["swift", "build", "--package-path", EXAMPLE, "--scratch-path", SCRATCH], check=True)
     binary = os.path.join(SCRATCH, "debug", "CustomList")
     server = subprocess.Popen([binary, "0"], cwd=EXAMPLE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

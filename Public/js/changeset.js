@@ -29,6 +29,12 @@ export class ListModel {
   stream = "";
   /** the window's top the server last laid out for this stream */
   windowTop = 0;
+  /**
+   * Sections that scroll sideways on their own (`orthogonalScrollingBehavior`), by id: the band
+   * of their groups, the width of their content and how they scroll.
+   * @type {Map<string, {section: string, y: number, h: number, w: number, behavior: string}>}
+   */
+  orthogonal = new Map();
   /** @type {string[] | null} */
   #order = null;
   /** @type {Map<string, number> | null} */
@@ -64,6 +70,10 @@ export class ListModel {
     if (data.contentSize) this.contentSize = { w: data.contentSize.w, h: data.contentSize.h };
     if (typeof data.status === "string") this.status = data.status;
     if (typeof data.stream === "string") this.stream = data.stream;
+    // A snapshot states them all; other events only when the layout has any.
+    if (type === "snapshot" || Array.isArray(data.orthogonal)) {
+      this.orthogonal = new Map((data.orthogonal ?? []).map((section) => [section.section, section]));
+    }
     this.#invalidate();
     return change;
   }

@@ -53,6 +53,7 @@ export class ListView {
       }
       const id = element.dataset.id;
       const cell = { id, kind: element.dataset.kind || "item", frame: { x, y, w, h }, html: element.innerHTML };
+      if (element.dataset.section) cell.section = element.dataset.section;
       element.classList.add("cell");
       this.#decorate(element, cell);
       place(element, cell.frame);
@@ -81,6 +82,7 @@ export class ListView {
   render(change) {
     const model = this.model;
     this.container.style.height = `${model.contentSize.h}px`;
+    this.#syncScrollers();
     const animated = change ? this.animator.allows(change.animated) : false;
     const focusWasInside = this.container.contains(document.activeElement);
     const range = this.#range();
@@ -98,7 +100,8 @@ export class ListView {
         if (!element) continue;
         this.elements.delete(id);
         if (animated && to) {
-          const animation = this.animator.slide(element, from, to);
+          const cell = { id, section: element.dataset.section, kind: element.dataset.kind };
+          const animation = this.animator.slide(element, this.#local(cell, from), this.#local(cell, to));
           if (animation) {
             animation.finished.then(() => element.remove(), () => element.remove());
             continue;
@@ -126,20 +129,28 @@ export class ListView {
       if (cell.frame.y + cell.frame.h < range.top || cell.frame.y > range.bottom) continue;
       wanted.add(cell.id);
       let element = this.elements.get(cell.id);
+      const frame = this.#local(cell, cell.frame);
       if (!element) {
         element = this.#create(cell);
         const from = moved.get(cell.id);
-        if (animated && inserted.has(cell.id)) this.animator.appear(element, cell.frame);
-        else if (animated && from) this.animator.slide(element, from, cell.frame);
-        else place(element, cell.frame);
+        if (animated && inserted.has(cell.id)) this.animator.appear(element, frame);
+        else if (animated && from) this.animator.slide(element, this.#local(cell, from), frame);
+        else place(element, frame);
         continue;
+      }
+      const parent = this.#parentFor(cell);
+      if (element.parentElement !== parent) {
+        // Its section began (or stopped) scrolling sideways: it moves into (out of) the scroller.
+        stop(element);
+        parent.append(element);
+        place(element, frame);
       }
       const from = moved.get(cell.id);
       if (!from) continue;
-      if (animated) this.animator.slide(element, from, cell.frame);
+      if (animated) this.animator.slide(element, this.#local(cell, from), frame);
       else {
         stop(element);
-        place(element, cell.frame);
+        place(element, frame);
       }
       element.dataset.frame = frameAttribute(cell.frame);
     }
@@ -154,7 +165,7 @@ export class ListView {
         continue;
       }
       if (animated && moved.has(id)) {
-        const animation = this.animator.slide(element, moved.get(id), cell.frame);
+        const animation = this.animator.slide(element, this.#local(cell, moved.get(id)), this.#local(cell, cell.frame));
         animation?.finished.then(() => this.scheduleRender(), () => {});
         continue;
       }
@@ -186,15 +197,70 @@ export class ListView {
     element.className = "cell";
     this.#decorate(element, cell);
     element.innerHTML = cell.html;
-    place(element, cell.frame);
-    this.container.append(element);
+    place(element, this.#local(cell, cell.frame));
+    this.#parentFor(cell).append(element);
     this.elements.set(cell.id, element);
     return element;
+  }
+
+  /**
+   * The scroller of each orthogonal section (a section that scrolls sideways on its own):
+   * a horizontally scrolling band at its groups' place, as wide as the list, holding the
+   * section's item cells at their frames (relative to the band). `groupPaging` and the other
+   * paging behaviours snap with CSS scroll-snap. Scrollers of sections gone are removed and
+   * their cells return to the list.
+   */
+  #syncScrollers() {
+    if (!this.scrollers) this.scrollers = new Map();
+    for (const [id, scroller] of this.scrollers) {
+      if (this.model.orthogonal.has(id)) continue;
+      for (const element of scroller.querySelectorAll(":scope > .cell[data-id]")) this.container.append(element);
+      scroller.remove();
+      this.scrollers.delete(id);
+    }
+    for (const [id, section] of this.model.orthogonal) {
+      let scroller = this.scrollers.get(id);
+      if (!scroller) {
+        scroller = document.createElement("div");
+        scroller.className = "orthogonal-section";
+        scroller.dataset.section = id;
+        scroller.setAttribute("role", "none"); // its cells stay the list's items
+        const spacer = document.createElement("div");
+        spacer.className = "orthogonal-spacer";
+        scroller.append(spacer);
+        this.container.append(scroller);
+        this.scrollers.set(id, scroller);
+      }
+      scroller.dataset.behavior = section.behavior;
+      scroller.style.transform = `translateY(${section.y}px)`;
+      scroller.style.height = `${section.h}px`;
+      scroller.style.scrollPaddingLeft = `${section.x ?? 0}px`; // snap a group to the leading inset
+      scroller.firstElementChild.style.width = `${section.w}px`;
+    }
+  }
+
+  /** Where a cell's element lives: its section's scroller, or the list. */
+  #parentFor(cell) {
+    const section = cell.section ?? this.model.cells.get(cell.id)?.section;
+    if (cell.kind === "item" && section && this.model.orthogonal.has(section)) {
+      this.#syncScrollers();
+      return this.scrollers.get(section) ?? this.container;
+    }
+    return this.container;
+  }
+
+  /** A frame in its element's parent's coordinates: a scroller's band starts at its `y`. */
+  #local(cell, frame) {
+    if (!frame) return frame;
+    const section = cell.section ?? this.model.cells.get(cell.id)?.section;
+    const band = cell.kind === "item" && section ? this.model.orthogonal.get(section) : null;
+    return band ? { x: frame.x, y: frame.y - band.y, w: frame.w, h: frame.h } : frame;
   }
 
   #decorate(element, cell) {
     element.dataset.id = cell.id;
     element.dataset.kind = cell.kind;
+    if (cell.section) element.dataset.section = cell.section;
     element.dataset.frame = frameAttribute(cell.frame);
     element.setAttribute("role", "listitem");
     if (cell.kind === "item") element.tabIndex = -1;
@@ -206,7 +272,7 @@ export class ListView {
     this.elements.delete(cell.id);
     const element = this.#create(cell);
     old.replaceWith(element);
-    if (animated) this.animator.appear(element, cell.frame);
+    if (animated) this.animator.appear(element, this.#local(cell, cell.frame));
     if (hadFocus) element.focus({ preventScroll: true });
   }
 
@@ -291,6 +357,13 @@ export class ListView {
     if (!element) return;
     this.#activate(id);
     element.focus({ preventScroll: true });
+    // In a section that scrolls sideways, bring the cell into its scroller's view too.
+    const scroller = element.parentElement;
+    if (scroller && scroller !== this.container) {
+      const left = cell.frame.x, right = left + cell.frame.w;
+      if (left < scroller.scrollLeft) scroller.scrollLeft = left - 8;
+      else if (right > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = right - scroller.clientWidth + 8;
+    }
   }
 
   /**

@@ -48,6 +48,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The simulated load time of a photo's image, in milliseconds: a range (50-400) or one value (0 loads at once).")
     var imageLatency = "50-400"
 
+    @Option(help: "The simulated load time of a Destinations post's picture, in milliseconds: a range (100-800) or one value.")
+    var assetLatency = "100-800"
+
     @Option(help: "Milliseconds between the URL publisher's batches: a range (1000-3000) or one value.")
     var publishInterval = "1000-3000"
 
@@ -119,6 +122,7 @@ struct Serve: AsyncParsableCommand {
         options.photosDirectory = photos
         options.imageLatency = try Self.milliseconds(imageLatency, flag: "--image-latency", lowest: 0)
         options.publishInterval = try Self.milliseconds(publishInterval, flag: "--publish-interval", lowest: 10)
+        options.assetLatency = try Self.milliseconds(assetLatency, flag: "--asset-latency", lowest: 0)
         return options
     }
 

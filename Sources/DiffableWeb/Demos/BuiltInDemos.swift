@@ -1,17 +1,20 @@
 import Logging
+import Synchronization
 
 /// The demos `diffable-web` serves, in the order its index lists them: the one table to edit
 /// when a demo is added to this package. (Another package passes its own descriptors in
 /// ``WebConfiguration/demos``; see `Examples/CustomList`.)
 public enum BuiltInDemos {
     /// What the command line can change about the built-in demos.
-    public struct Options: Sendable {
+    public struct Options: Sendable, Hashable {
         /// Scale the mountain catalog to this many entries (load tests); `nil`: the bundled set.
         public var mountainCount: Int?
         /// A folder of JPEG, PNG and WebP files for the photo grid; `nil`: generated landscapes.
         public var photosDirectory: String?
         /// The simulated load time of a photo's image, in milliseconds.
         public var imageLatency: ClosedRange<Int> = 50...400
+        /// The simulated load time of a Destinations post's picture, in milliseconds.
+        public var assetLatency: ClosedRange<Int> = 100...800
         /// Milliseconds between the URL publisher's batches.
         public var publishInterval: ClosedRange<Int> = 1_000...3_000
         public init() {}
@@ -20,16 +23,30 @@ public enum BuiltInDemos {
     /// - Throws: ``CatalogError`` when the bundled data does not load; a file-system error when
     ///   the photos folder cannot be listed.
     public static func table(_ options: Options = Options(), logger: Logger = Logger(label: "DiffableWeb")) throws -> [DemoDescriptor] {
+        // Built once per process and options: the descriptors hold only shared, immutable data
+        // (catalogs, caches that are pure functions of it), and every app of a test run uses them.
+        if options.photosDirectory == nil, let built = tables.withLock({ $0[options] }) { return built }
+        let table = try makeTable(options, logger: logger)
+        if options.photosDirectory == nil { tables.withLock { $0[options] = table } }
+        return table
+    }
+
+    private static let tables = Mutex<[Options: [DemoDescriptor]]>([:])
+
+    private static func makeTable(_ options: Options, logger: Logger) throws -> [DemoDescriptor] {
         var catalog = try MountainCatalog.bundled()
         if let mountainCount = options.mountainCount { catalog = catalog.scaled(to: mountainCount) }
         let photos = try options.photosDirectory.map { try PhotoLibrary.folder($0, logger: logger) }
-            ?? PhotoLibrary.generated(captions: try MountainCatalog.bundled().mountains.map(\.name))
+            ?? PhotoLibrary.generated(captions: catalog.mountains.prefix(300).map(\.name))
         return [
             MountainsDemo.descriptor(catalog: catalog),
             NumbersDemo.descriptor,
             PhotosDemo.descriptor(library: photos, imageLatency: options.imageLatency),
             URLStreamDemo.descriptor(urls: URLStreamDemo.builtInURLs(photos: photos),
                                      interval: options.publishInterval),
+            DestinationsDemo.descriptor(places: catalog.mountains.prefix(200).map { ($0.name, $0.height) },
+                                        assetLatency: options.assetLatency),
+            ExploreDemo.descriptor(catalog: catalog),
         ]
     }
 

@@ -74,8 +74,12 @@ public struct MountainCatalog: Sendable {
         }
     }
 
-    /// Loads the catalog shipped with the package.
+    /// The catalog shipped with the package, parsed once per process.
     public static func bundled() throws -> MountainCatalog {
+        try bundledCatalog.get()
+    }
+
+    private static let bundledCatalog = Result { () throws -> MountainCatalog in
         guard let url = Bundle.module.url(forResource: "mountains", withExtension: "csv") else {
             throw CatalogError.missing("mountains.csv is not in the DiffableWeb bundle")
         }

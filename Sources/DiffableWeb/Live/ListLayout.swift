@@ -36,13 +36,42 @@ struct ListLayout: Sendable {
 
     var contentSize: LayoutPixelSize { result.contentSize }
 
+    /// A section that scrolls horizontally on its own (`orthogonalScrollingBehavior`): the
+    /// browser shows it in a scroller of its own, placed at its groups' band.
+    struct OrthogonalSection: Sendable, Equatable {
+        var id: String
+        /// The band of its groups (y and height in content coordinates).
+        var frame: LayoutRect
+        /// The width of its scrolling content.
+        var contentWidth: Double
+        var behavior: OrthogonalScrollingBehavior
+    }
+
+    /// The orthogonal sections, in order (none for most layouts).
+    var orthogonalSections: [OrthogonalSection] {
+        result.sections.filter(\.isOrthogonal).compactMap { section in
+            guard section.index < sectionIDs.count else { return nil }
+            return OrthogonalSection(id: sectionIDs[section.index], frame: section.contentFrame,
+                                     contentWidth: section.scrollableContentWidth, behavior: section.orthogonalScrollingBehavior)
+        }
+    }
+
+    /// The widest orthogonal section's content: a window holds every item of an orthogonal
+    /// section its rectangle meets (the browser scrolls it sideways without asking; a carousel
+    /// is short), not only those at scroll offset 0.
+    private var orthogonalWidth: Double {
+        result.sections.lazy.filter(\.isOrthogonal).map(\.scrollableContentWidth).max() ?? 0
+    }
+
     /// The cells (items, headers and footers) whose frames meet `rect`, in document order: per
     /// section its headers, its items, its footers.
     /// - Complexity: O(k log k + log n) for k cells returned.
     func cells(in rect: LayoutRect) -> [Cell] {
         var cells: [Cell] = []
         var supplementaries = Set<String>()
-        for element in result.frames(in: rect) {
+        let wide = orthogonalWidth
+        let query = wide > rect.maxX ? LayoutRect(x: rect.x, y: rect.y, width: wide - rect.x, height: rect.height) : rect
+        for element in result.frames(in: query) {
             let section = element.indexPath.section
             guard section >= 0, section < sectionIDs.count else { continue }
             switch element.category {

@@ -468,6 +468,7 @@ final class LiveList: Sendable {
     private func windowTail(layout: ListLayout, update: WindowUpdate) -> String {
         var writer = JSONWriter(capacity: 64 + update.cells.count * 160)
         writer.raw(",\"contentSize\":"); writer.size(WireSize(layout.contentSize))
+        writer.orthogonal(layout.orthogonalSections)
         writer.raw(",\"cells\":"); writer.windowCells(update.cells)
         writer.raw(",\"left\":"); writer.left(update)
         writer.raw(",\"updated\":"); writer.updates(update.updated)
@@ -482,6 +483,7 @@ final class LiveList: Sendable {
         writer.raw(",\"contentSize\":"); writer.size(WireSize(layout.contentSize))
         writer.raw(",\"top\":"); writer.number(window.top)
         writer.raw(",\"reset\":"); writer.bool(reset)
+        writer.orthogonal(layout.orthogonalSections)
         writer.raw(",\"cells\":"); writer.windowCells(update.cells)
         writer.raw(",\"left\":"); writer.left(update)
         writer.raw("}")
@@ -500,6 +502,7 @@ final class LiveList: Sendable {
             w.raw(",\"items\":"); w.array((try? snapshot.itemIdentifiers(inSection: section)) ?? []) { $0.string($1) }
             w.raw("}")
         }
+        writer.orthogonal(layout.orthogonalSections)
         writer.raw(",\"cells\":"); writer.array(cells) { $0.cell($1) }
         writer.raw("}")
         return writer.text

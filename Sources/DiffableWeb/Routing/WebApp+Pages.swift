@@ -50,7 +50,7 @@ extension WebApp {
             "hasButtons": !buttons.isEmpty,
             "reorderable": descriptor.reorderable,
             "cells": cells.map { cell -> [String: Any] in
-                ["id": cell.id, "kind": cell.kind.name, "isItem": cell.kind == .item, "html": cell.html, "frame": cell.frame.attribute,
+                ["id": cell.id, "kind": cell.kind.name, "section": cell.section, "isItem": cell.kind == .item, "html": cell.html, "frame": cell.frame.attribute,
                  "x": WireFrame.text(cell.frame.x), "y": WireFrame.text(cell.frame.y),
                  "w": WireFrame.text(cell.frame.w), "h": WireFrame.text(cell.frame.h),
                  "position": (cell.index ?? 0) + 1]

@@ -1,3 +1,4 @@
+import CompositionalLayout
 /// A small, fast JSON writer for the wire events. Foundation's `JSONEncoder` spent most of a
 /// keystroke's time on events with thousands of moved frames; these shapes are fixed and
 /// simple, so they are written directly into a byte buffer.
@@ -107,6 +108,22 @@ struct JSONWriter {
         raw("}")
     }
 
+    /// `,"orthogonal":[{"section","x","y","h","w","behavior"}]` (x: the leading inset), or nothing for a layout without
+    /// orthogonal sections.
+    mutating func orthogonal(_ sections: [ListLayout.OrthogonalSection]) {
+        guard !sections.isEmpty else { return }
+        raw(",\"orthogonal\":")
+        array(sections) { w, section in
+            w.raw("{\"section\":"); w.string(section.id)
+            w.raw(",\"x\":"); w.number(WireFrame.round(section.frame.x))
+            w.raw(",\"y\":"); w.number(WireFrame.round(section.frame.y))
+            w.raw(",\"h\":"); w.number(WireFrame.round(section.frame.height))
+            w.raw(",\"w\":"); w.number(WireFrame.round(section.contentWidth))
+            w.raw(",\"behavior\":"); w.string(section.behavior.wireName)
+            w.raw("}")
+        }
+    }
+
     mutating func cell(_ cell: WireCell) {
         raw("{\"id\":"); string(cell.id)
         raw(",\"kind\":"); string(cell.kind.name)
@@ -127,4 +144,18 @@ struct JSONWriter {
     }
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+extension OrthogonalScrollingBehavior {
+    /// The name on the wire (UIKit's case name).
+    var wireName: String {
+        switch self {
+        case .none: "none"
+        case .continuous: "continuous"
+        case .continuousGroupLeadingBoundary: "continuousGroupLeadingBoundary"
+        case .paging: "paging"
+        case .groupPaging: "groupPaging"
+        case .groupPagingCentered: "groupPagingCentered"
+        }
+    }
 }

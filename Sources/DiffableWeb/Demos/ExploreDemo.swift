@@ -1,0 +1,136 @@
+import CompositionalLayout
+import DiffableDataSources
+import Foundation
+import Synchronization
+
+/// Apple's "Implementing Modern Collection Views" orthogonal sections, as an App-Store-like
+/// page: a carousel of large cards that pages one group at a time (`.groupPaging`), a row of
+/// tiles that scrolls freely (`.continuous`), each with a section header, above a vertical list.
+/// The browser scrolls each carousel sideways on its own (CSS scroll-snap for paging); the
+/// server lays them out as UIKit does, frames along the section's own scrolling axis.
+public final class ExploreDemo: Demo {
+    enum Section: String, CaseIterable {
+        case featured, new, all
+
+        var title: String {
+            switch self {
+            case .featured: "Featured climbs"
+            case .new: "New routes"
+            case .all: "Every peak"
+            }
+        }
+    }
+
+    public static func descriptor(catalog: MountainCatalog) -> DemoDescriptor {
+        let mountains = Array(catalog.mountains.prefix(60))
+        let pictures = PhotoLibrary.generated(captions: mountains.map(\.name), count: mountains.count)
+        return DemoDescriptor(
+            name: "explore", title: "Explore",
+            summary: "Orthogonal sections: a paging carousel and a free-scrolling row above a list, like the App Store.",
+            cellTemplates: ["cells/explore-card", "cells/mountain", "cells/header"],
+            actions: [
+                ActionDescriptor(name: "shuffle", description: "Shuffle one section's items (they slide to their new places)",
+                                 parameters: [.init(name: "section", type: "string", required: true,
+                                                    description: Section.allCases.map(\.rawValue).joined(separator: ", "))]),
+            ],
+            example: ExampleRequest(action: "shuffle", body: #"{"section":"featured"}"#),
+            assets: .generated { name in pictures.svg(for: name).map { DemoAsset(contentType: "image/svg+xml", bytes: $0) } },
+            make: { ExploreDemo(mountains: mountains) })
+    }
+
+    let mountains: [Mountain]
+    private let byID: [String: (mountain: Mountain, picture: Int)]
+
+    init(mountains: [Mountain]) {
+        self.mountains = mountains
+        byID = Dictionary(uniqueKeysWithValues: mountains.enumerated().map { ($1.id, ($1, $0 + 1)) })
+    }
+
+    /// Item ids: the section's prefix and the mountain's id (`featured-m0001`), unique per section.
+    static func item(_ section: Section, _ mountain: Mountain) -> String { "\(section.rawValue)-\(mountain.id)" }
+
+    public func initialSnapshot() -> Snapshot<String, String> {
+        var snapshot = Snapshot<String, String>()
+        try? snapshot.appendSections(Section.allCases.map(\.rawValue))  // constant ids: cannot fail
+        try? snapshot.appendItems(mountains.prefix(8).map { Self.item(.featured, $0) }, toSection: Section.featured.rawValue)
+        try? snapshot.appendItems(mountains.dropFirst(8).prefix(16).map { Self.item(.new, $0) }, toSection: Section.new.rawValue)
+        try? snapshot.appendItems(mountains.map { Self.item(.all, $0) }, toSection: Section.all.rawValue)
+        return snapshot
+    }
+
+    public func layout() -> CompositionalLayout {
+        CompositionalLayout { index, environment in
+            let header = LayoutBoundarySupplementaryItem(
+                layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .absolute(44)),
+                elementKind: LayoutElementKind.sectionHeader, alignment: .top)
+            let fill = LayoutItem(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .fractionalHeight(1)))
+            switch index {
+            case 0:
+                // One large card per group, 90% of the width: the next one peeks in.
+                let group = LayoutGroup.horizontal(
+                    layoutSize: LayoutSize(widthDimension: .fractionalWidth(0.9), heightDimension: .absolute(240)), subitems: [fill])
+                var section = LayoutSection(group: group)
+                section.orthogonalScrollingBehavior = .groupPaging
+                section.interGroupSpacing = 12
+                section.contentInsets = DirectionalEdgeInsets(top: 0, leading: 16, bottom: 16, trailing: 16)
+                section.boundarySupplementaryItems = [header]
+                return section
+            case 1:
+                let group = LayoutGroup.horizontal(
+                    layoutSize: LayoutSize(widthDimension: .absolute(180), heightDimension: .absolute(150)), subitems: [fill])
+                var section = LayoutSection(group: group)
+                section.orthogonalScrollingBehavior = .continuous
+                section.interGroupSpacing = 10
+                section.contentInsets = DirectionalEdgeInsets(top: 0, leading: 16, bottom: 16, trailing: 16)
+                section.boundarySupplementaryItems = [header]
+                return section
+            default:
+                var configuration = ListConfiguration(appearance: .insetGrouped)
+                configuration.headerMode = .supplementary
+                return LayoutSection.list(using: configuration, layoutEnvironment: environment)
+            }
+        }
+    }
+
+    public func cell(for item: String) -> CellContent? {
+        guard let dash = item.firstIndex(of: "-"), let section = Section(rawValue: String(item[..<dash])),
+              let (mountain, picture) = byID[String(item[item.index(after: dash)...])] else { return nil }
+        switch section {
+        case .featured, .new:
+            return CellContent(template: "cells/explore-card", values: [
+                "name": mountain.name, "height": "\(mountain.height.grouped) m",
+                "src": String(format: "/demos/explore/assets/p%03d.svg", picture), "size": section == .featured ? "large" : "small"])
+        case .all:
+            return CellContent(template: "cells/mountain", values: ["name": mountain.name, "height": "\(mountain.height.grouped) m"])
+        }
+    }
+
+    public func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? {
+        guard kind == .header, let section = Section(rawValue: section) else { return nil }
+        let count = (try? snapshot.numberOfItems(inSection: section.rawValue)) ?? 0
+        return CellContent(template: "cells/header", values: ["title": section.title, "detail": "\(count)"])
+    }
+
+    public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+        guard action == "shuffle" else { throw .unknownAction(action) }
+        let name = try parameters.requiredString("section")
+        guard let section = Section(rawValue: name) else {
+            throw .invalidParameter("section", "must be one of \(Section.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        try dataSource.update(animatingDifferences: true) { snapshot throws(ActionError) in
+            do throws(SnapshotError) {
+                let items = try snapshot.itemIdentifiers(inSection: section.rawValue)
+                try snapshot.deleteItems(items)
+                try snapshot.appendItems(items.shuffled(), toSection: section.rawValue)
+            } catch {
+                throw .snapshot(error)
+            }
+        }
+    }
+
+    public func status(of snapshot: Snapshot<String, String>) -> String {
+        "\(snapshot.numberOfItems) items in \(snapshot.numberOfSections) sections"
+    }
+
+    public func pageValues() -> [String: String] { [:] }
+}

@@ -1,0 +1,42 @@
+import CompositionalLayout
+import Foundation
+import HTTPTestSupport
+import Testing
+@testable import DiffableWeb
+
+/// Explore over real sockets: orthogonal sections on the wire (their bands and behaviours), and a
+/// window that holds every card of a carousel it meets, not only those at scroll offset 0.
+@Suite("Live explore: orthogonal sections stream their bands and every card of a carousel in the window")
+struct LiveExploreTests {
+    @Test("the snapshot describes the sideways sections and carries all their cards; a shuffle streams moves")
+    func orthogonalWindow() async throws {
+        let live = try await LiveServer.start()
+        defer { Task { await live.stop() } }
+        let cookie = try await live.newSession("/demos/explore")
+        var stream = try await live.events("/demos/explore/events?width=1000&height=768&top=0", cookie: cookie)
+        let snapshot = try await next(&stream)
+        let bands = (snapshot.json["orthogonal"] as? [[String: Any]]) ?? []
+        #expect(bands.map { $0["section"] as? String } == ["featured", "new"])
+        #expect(bands.map { $0["behavior"] as? String } == ["groupPaging", "continuous"])
+        // featured: 8 cards of 0.9 × (1000 − 32) = 871.2, 12 apart, 16 on each side.
+        #expect(abs((bands.first?["w"] as? Double ?? 0) - (8 * 871.2 + 7 * 12 + 32)) < 0.01)
+        #expect(bands.first?["y"] as? Double == 44 && bands.first?["h"] as? Double == 240 && bands.first?["x"] as? Double == 16)
+        let cells = (snapshot.json["cells"] as? [[String: Any]]) ?? []
+        let featured = cells.filter { $0["section"] as? String == "featured" && $0["kind"] as? String == "item" }
+        #expect(featured.count == 8, "all cards, also those beyond the viewport's width")
+        let last = featured.compactMap { $0["frame"] as? [String: Double] }.map { $0["x"] ?? 0 }.max() ?? 0
+        #expect(abs(last - (16 + 7 * (871.2 + 12))) < 0.01, "the last card's x along the section's own axis")
+        #expect(cells.contains { $0["id"] as? String == "header:featured" && $0["kind"] as? String == "header" })
+
+        let share = try #require(live.app.shareID(cookie: cookie))
+        let shuffled = try await live.postJSON("/api/sessions/\(share)/demos/explore/actions/shuffle", #"{"section":"new"}"#)
+        #expect(shuffled.status == 200)
+        let event = try await next(&stream)
+        #expect(event.name == "changeset")
+        #expect((event.json["inserted"] as? [Any])?.isEmpty == true && (event.json["deleted"] as? [Any])?.isEmpty == true)
+        #expect(event.json["orthogonal"] != nil, "a changeset restates the bands")
+        let bad = try await live.postJSON("/api/sessions/\(share)/demos/explore/actions/shuffle", #"{"section":"sideways"}"#)
+        #expect(bad.status == 400)
+        stream.socket.close()
+    }
+}
