@@ -64,26 +64,21 @@ public final class ExploreDemo: Demo {
                 layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .absolute(44)),
                 elementKind: LayoutElementKind.sectionHeader, alignment: .top)
             let fill = LayoutItem(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .fractionalHeight(1)))
+            /// A carousel under a header: groups of `size` that scroll sideways as `behavior` says.
+            func carousel(_ size: LayoutSize, _ behavior: OrthogonalScrollingBehavior, spacing: Double) -> LayoutSection {
+                var section = LayoutSection(group: LayoutGroup.horizontal(layoutSize: size, subitems: [fill]))
+                section.orthogonalScrollingBehavior = behavior
+                section.interGroupSpacing = spacing
+                section.contentInsets = DirectionalEdgeInsets(top: 0, leading: 16, bottom: 16, trailing: 16)
+                section.boundarySupplementaryItems = [header]
+                return section
+            }
             switch index {
             case 0:
                 // One large card per group, 90% of the width: the next one peeks in.
-                let group = LayoutGroup.horizontal(
-                    layoutSize: LayoutSize(widthDimension: .fractionalWidth(0.9), heightDimension: .absolute(240)), subitems: [fill])
-                var section = LayoutSection(group: group)
-                section.orthogonalScrollingBehavior = .groupPaging
-                section.interGroupSpacing = 12
-                section.contentInsets = DirectionalEdgeInsets(top: 0, leading: 16, bottom: 16, trailing: 16)
-                section.boundarySupplementaryItems = [header]
-                return section
+                return carousel(LayoutSize(widthDimension: .fractionalWidth(0.9), heightDimension: .absolute(240)), .groupPaging, spacing: 12)
             case 1:
-                let group = LayoutGroup.horizontal(
-                    layoutSize: LayoutSize(widthDimension: .absolute(180), heightDimension: .absolute(150)), subitems: [fill])
-                var section = LayoutSection(group: group)
-                section.orthogonalScrollingBehavior = .continuous
-                section.interGroupSpacing = 10
-                section.contentInsets = DirectionalEdgeInsets(top: 0, leading: 16, bottom: 16, trailing: 16)
-                section.boundarySupplementaryItems = [header]
-                return section
+                return carousel(LayoutSize(widthDimension: .absolute(180), heightDimension: .absolute(150)), .continuous, spacing: 10)
             default:
                 var configuration = ListConfiguration(appearance: .insetGrouped)
                 configuration.headerMode = .supplementary
