@@ -111,4 +111,24 @@ struct LiveDestinationsTests {
         #expect(entry?["status"] as? String == status, "the API shows the same counters")
         stream.socket.close()
     }
+
+    @Test("with two tabs a load is cancelled only when no tab's window shows its post; a closed tab's window counts as empty")
+    func twoTabs() async throws {
+        let (live, cookie) = try await start(latency: 60_000...60_000)
+        defer { Task { await live.stop() } }
+        var tabA = try await live.events("/demos/destinations/events?width=1000&height=768&top=0", cookie: cookie)
+        _ = try await next(&tabA)
+        var tabB = try await live.events("/demos/destinations/events?width=1000&height=768&top=0", cookie: cookie)
+        let snapshotB = try await next(&tabB)
+        let streamB = try #require(snapshotB.json["stream"] as? String)
+        let demo = try demo(live, cookie)
+        #expect(await eventually { demo.counters.started > 0 })
+        let started = demo.counters.started
+        _ = try await live.postJSON("/demos/destinations/viewport", #"{"stream":"\#(streamB)","width":1000,"height":768,"top":9000}"#, cookie: cookie)
+        #expect(await eventually { demo.counters.started > started }, "B's new window starts its own loads")
+        #expect(demo.counters.cancelled == 0, "tab A still shows the first posts")
+        tabA.socket.close()
+        #expect(await eventually { demo.counters.cancelled == started }, "A closed: the first posts' loads are cancelled")
+        tabB.socket.close()
+    }
 }

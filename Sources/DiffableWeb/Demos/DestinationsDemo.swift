@@ -93,6 +93,8 @@ public final class DestinationsDemo: Demo {
         /// a retry succeeds.
         var retried: Set<String> = []
         var counters = Counters()
+        /// What each stream's window shows (by stream id).
+        var windows: [String: Set<String>] = [:]
         var pendingReconfigure: [String] = []
         var pendingReload: [String] = []
         var flushScheduled = false
@@ -235,14 +237,15 @@ public final class DestinationsDemo: Demo {
 
     public var observesWindows: Bool { true }
 
-    /// Loads start for posts in the window (the viewport and one screen above and below, so
-    /// ahead of the scroll) and are cancelled for posts that left it.
+    /// Loads start for posts in a window (the viewport and one screen above and below, so ahead
+    /// of the scroll) and are cancelled for posts that left every window (a closed tab's too).
     public func windowDidChange(_ window: WindowItems) {
-        let visible = Set(window.items)
         let cancelled = state.withLock { state -> [Task<Void, Never>] in
+            // Each tab has its window; a load is wanted while any of them shows its post.
+            if window.items.isEmpty { state.windows[window.stream] = nil } else { state.windows[window.stream] = Set(window.items) }
             var tasks: [Task<Void, Never>] = []
             for (id, asset) in state.assets {
-                guard case .loading(let task) = asset, !visible.contains(id) else { continue }
+                guard case .loading(let task) = asset, !state.windows.values.contains(where: { $0.contains(id) }) else { continue }
                 tasks.append(task)
                 state.assets[id] = .waiting
                 state.counters.cancelled += 1

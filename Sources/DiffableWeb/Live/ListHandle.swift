@@ -30,6 +30,9 @@ public final class ListHandle: Sendable {
 /// What one stream's window shows after it opened, moved or followed a change: see
 /// ``Demo/windowDidChange(_:)``.
 public struct WindowItems: Sendable, Equatable {
+    /// The stream whose window this is (a list may have several, one per tab). A stream that
+    /// closed reports an empty window.
+    public var stream: String
     /// The items in the window (the viewport plus one screen above and below), in no order.
     public var items: [String]
     /// The largest position (over all sections) among them, or `nil` when the window holds none.
@@ -37,7 +40,8 @@ public struct WindowItems: Sendable, Equatable {
     /// Items in the snapshot.
     public var itemCount: Int
 
-    public init(items: [String], lastPosition: Int?, itemCount: Int) {
+    public init(stream: String, items: [String], lastPosition: Int?, itemCount: Int) {
+        self.stream = stream
         self.items = items
         self.lastPosition = lastPosition
         self.itemCount = itemCount

@@ -198,12 +198,14 @@ final class LiveList: Sendable {
     func attach(_ stream: EventStream, window: StreamWindow?, lastEventID: String?) {
         stream.onClose { [weak self, weak stream] _ in
             guard let self, let stream else { return }
-            let count = self.state.withLock { state -> Int? in
+            let closed = self.state.withLock { state -> (count: Int, id: String)? in
                 guard let follower = state.followers.removeValue(forKey: ObjectIdentifier(stream)) else { return nil }
                 state.byStreamID[follower.id] = nil
-                return state.followers.count
+                return (state.followers.count, follower.id)
             }
-            if let count { self.demo.streamCountDidChange(count) }
+            guard let closed else { return }
+            self.demo.streamCountDidChange(closed.count)
+            self.reportClosed([closed.id])
         }
         Task {
             try? await writer.run { self.open(stream, window: window, lastEventID: lastEventID) }
@@ -212,12 +214,14 @@ final class LiveList: Sendable {
 
     /// Closes every stream (their clients reconnect and resync).
     func closeStreams() {
-        let streams = state.withLock { state in
+        let followers = state.withLock { state in
             defer { state.followers.removeAll(); state.byStreamID.removeAll() }
-            return state.followers.values.map(\.stream)
+            return Array(state.followers.values)
         }
-        for stream in streams { stream.close() }
-        if !streams.isEmpty { demo.streamCountDidChange(0) }
+        for follower in followers { follower.stream.close() }
+        guard !followers.isEmpty else { return }
+        demo.streamCountDidChange(0)
+        reportClosed(followers.map(\.id))
     }
 
     /// Sends a comment to every stream, so proxies keep idle connections open.
@@ -232,8 +236,8 @@ final class LiveList: Sendable {
 
     private func open(_ stream: EventStream, window requested: StreamWindow?, lastEventID: String?) {
         let (version, snapshot) = dataSource.versionedSnapshot()
-        let (sends, count, held) = state.withLock { state -> ([Send], Int, [String: WireFrame]) in
-            guard stream.isOpen else { return ([], 0, [:]) }
+        let (sends, count, held, streamID) = state.withLock { state -> ([Send], Int, [String: WireFrame], String) in
+            guard stream.isOpen else { return ([], 0, [:], "") }
             let window = requested ?? StreamWindow(container: state.container, top: 0)
             var follower = Follower(stream: stream, id: Self.randomStreamID(), window: window, version: version)
             let layout = layout(version: version, snapshot: snapshot, container: window.container, in: &state)
@@ -256,19 +260,19 @@ final class LiveList: Sendable {
             follower.signature = WindowUpdate.signature(of: follower.held)
             state.followers[ObjectIdentifier(stream)] = follower
             state.byStreamID[follower.id] = ObjectIdentifier(stream)
-            return (sends, state.followers.count, follower.held)
+            return (sends, state.followers.count, follower.held, follower.id)
         }
         deliver(sends)
         guard count > 0 else { return }
         demo.streamCountDidChange(count)
-        reportWindows([held], snapshot: snapshot)
+        reportWindows([(streamID, held)], snapshot: snapshot)
     }
 
     /// Tells a demo that observes windows what they hold now (outside the state lock).
     /// - Complexity: O(cells held · index lookup).
-    private func reportWindows(_ windows: [[String: WireFrame]], snapshot: Snapshot<String, String>) {
+    private func reportWindows(_ windows: [(stream: String, held: [String: WireFrame])], snapshot: Snapshot<String, String>) {
         guard demo.observesWindows else { return }
-        for held in windows {
+        for (stream, held) in windows {
             var items: [String] = []
             var last: Int?
             for id in held.keys {
@@ -276,8 +280,15 @@ final class LiveList: Sendable {
                 items.append(id)
                 last = max(last ?? position, position)
             }
-            demo.windowDidChange(WindowItems(items: items, lastPosition: last, itemCount: snapshot.numberOfItems))
+            demo.windowDidChange(WindowItems(stream: stream, items: items, lastPosition: last, itemCount: snapshot.numberOfItems))
         }
+    }
+
+    /// A closed stream's window is empty: a demo stops what it did for it (prefetches).
+    private func reportClosed(_ streams: [String]) {
+        guard demo.observesWindows else { return }
+        let count = dataSource.snapshot().numberOfItems
+        for stream in streams { demo.windowDidChange(WindowItems(stream: stream, items: [], lastPosition: nil, itemCount: count)) }
     }
 
     /// The logged events after `id`, or `nil` when the client must start from a snapshot.
@@ -307,14 +318,14 @@ final class LiveList: Sendable {
         deliver(result.sends)
         if !result.sends.isEmpty, let key = state.withLock({ $0.byStreamID[streamID] }),
            let held = state.withLock({ $0.followers[key]?.held }) {
-            reportWindows([held], snapshot: snapshot)
+            reportWindows([(streamID, held)], snapshot: snapshot)
         }
         return result.found
     }
 
     private func didApply(_ update: DataSourceUpdate<String, String>) {
         guard publishing.load(ordering: .acquiring) else { return }
-        var windows: [[String: WireFrame]] = []
+        var windows: [(stream: String, held: [String: WireFrame])] = []
         let sends = state.withLock { state -> [Send] in
             state.snapshotBody = nil
             state.windowSequence = 0
@@ -391,8 +402,8 @@ final class LiveList: Sendable {
                 follower.version = update.version
                 state.followers[key] = follower
                 sends.append((follower.stream, "changeset", epoch.wire(eventID), shared + result.tail))
+                if demo.observesWindows { windows.append((follower.id, result.held)) }
             }
-            if demo.observesWindows { windows = rendered.values.map(\.held) }
             return sends
         }
         deliver(sends)
@@ -406,17 +417,19 @@ final class LiveList: Sendable {
             gone.append(ObjectIdentifier(send.stream))
         }
         guard !gone.isEmpty else { return }
-        let count = state.withLock { state -> Int? in
-            var removed = false
+        let (count, closed) = state.withLock { state -> (Int, [String]) in
+            var closed: [String] = []
             for key in gone {
                 if let follower = state.followers.removeValue(forKey: key) {
                     state.byStreamID[follower.id] = nil
-                    removed = true
+                    closed.append(follower.id)
                 }
             }
-            return removed ? state.followers.count : nil
+            return (state.followers.count, closed)
         }
-        if let count { demo.streamCountDidChange(count) }
+        guard !closed.isEmpty else { return }
+        demo.streamCountDidChange(count)
+        reportClosed(closed)
     }
 
     // MARK: Building
