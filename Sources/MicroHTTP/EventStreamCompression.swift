@@ -7,8 +7,10 @@ import CZlib
 /// reaches the client whole, as soon as it is sent. Each stream keeps its own deflate state for
 /// as long as it is open, so the window is small: with the defaults (a 1 KiB window,
 /// `memoryLevel` 3) it costs about 14 KiB per stream, and a 100 KB event of identifiers shrinks
-/// to about a quarter. A handler that sets `Content-Encoding` itself (`identity`, say) is left
-/// alone.
+/// to about a quarter. Compressing costs about 8 ns per byte, as much as rendering a keystroke's
+/// event, so only events of `minimumBytes` or more are compressed; smaller ones go out as stored
+/// blocks (a copy and a checksum, 5 bytes of framing). A handler that sets `Content-Encoding`
+/// itself (`identity`, say) is left alone.
 public struct EventStreamCompression: Sendable, Hashable {
     /// zlib's level, 1 (fastest) to 9.
     public var level: Int
@@ -16,11 +18,14 @@ public struct EventStreamCompression: Sendable, Hashable {
     public var windowBits: Int
     /// zlib's `memLevel`, 1 to 9: the hash table and the block buffer grow with it.
     public var memoryLevel: Int
+    /// Events (or comments) smaller than this are stored, not compressed; 0 compresses all.
+    public var minimumBytes: Int
 
-    public init(level: Int = 1, windowBits: Int = 10, memoryLevel: Int = 3) {
+    public init(level: Int = 1, windowBits: Int = 10, memoryLevel: Int = 3, minimumBytes: Int = 32 * 1024) {
         self.level = level
         self.windowBits = windowBits
         self.memoryLevel = memoryLevel
+        self.minimumBytes = minimumBytes
     }
 
     /// Whether an `Accept-Encoding` value accepts gzip (an explicit `gzip` or `x-gzip` entry
@@ -72,11 +77,18 @@ extension Response {
 /// through the z_stream pointer).
 final class GzipEncoder: @unchecked Sendable {
     private let stream: UnsafeMutablePointer<z_stream>
+    private let level: Int32
+    private let minimumBytes: Int
+    /// The level deflate is set to now (it starts at `level`).
+    private var currentLevel: Int32
 
     /// `nil` when zlib refuses the settings or has no memory.
     init?(_ settings: EventStreamCompression) {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
+        level = Int32(clamping: settings.level)
+        currentLevel = level
+        minimumBytes = settings.minimumBytes
         guard czlib_deflate_init_gzip(stream, Int32(clamping: settings.level), Int32(clamping: settings.windowBits),
                                       Int32(clamping: settings.memoryLevel)) == Z_OK else {
             stream.deinitialize(count: 1)
@@ -96,6 +108,7 @@ final class GzipEncoder: @unchecked Sendable {
     /// Returns `false` if zlib failed (the stream is then unusable).
     func compress(_ bytes: [UInt8], appendingTo output: inout [UInt8], finish: Bool = false) -> Bool {
         let flush = finish ? Z_FINISH : Z_SYNC_FLUSH
+        if !finish && !setLevel(bytes.count >= minimumBytes ? level : 0, appendingTo: &output) { return false }
         return bytes.withUnsafeBufferPointer { input in
             stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
             stream.pointee.avail_in = UInt32(input.count)
@@ -121,5 +134,23 @@ final class GzipEncoder: @unchecked Sendable {
                 room *= 2
             }
         }
+    }
+
+    /// Switches between compressing and storing. Everything before was flushed, so the block
+    /// deflateParams ends is empty; the few bits it may write still go to `output`.
+    private func setLevel(_ newLevel: Int32, appendingTo output: inout [UInt8]) -> Bool {
+        guard newLevel != currentLevel else { return true }
+        var scratch = [UInt8](repeating: 0, count: 64)
+        let (result, produced) = scratch.withUnsafeMutableBufferPointer { buffer -> (Int32, Int) in
+            stream.pointee.next_out = buffer.baseAddress
+            stream.pointee.avail_out = UInt32(buffer.count)
+            defer { stream.pointee.next_out = nil; stream.pointee.avail_out = 0 }
+            let result = deflateParams(stream, newLevel, Z_DEFAULT_STRATEGY)
+            return (result, buffer.count - Int(stream.pointee.avail_out))
+        }
+        output.append(contentsOf: scratch[0..<produced])
+        guard result == Z_OK else { return false }
+        currentLevel = newLevel
+        return true
     }
 }

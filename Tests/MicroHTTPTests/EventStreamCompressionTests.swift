@@ -114,35 +114,39 @@ struct EventStreamCompressionTests {
         for value in refused { #expect(!EventStreamCompression.acceptsGzip(value), "\(value ?? "nil")") }
     }
 
-    @Test("a client that accepts gzip gets a gzip stream, each event decodable as soon as it is sent")
+    @Test("a client that accepts gzip gets a gzip stream, each event decodable as soon as it is sent; small events are stored, large ones compressed")
     func compressedAndFlushed() async throws {
         let hub = StreamHub()
         let server = try streamServer(hub: hub)
         defer { server.stop() }
         let port = server.port
         let ids = (0..<10_000).map { "\"m\($0)\"" }.joined(separator: ",")
-        let result = try await offPool { () -> ([[String]], Int, [String: String]) in
+        let small = String(repeating: "one ", count: 500)
+        let result = try await offPool { () -> ([[String]], Int, Int, [String: String]) in
             var events = try GzipEventReader.open(port: port, acceptEncoding: "gzip, deflate, br")
             defer { events.reader.socket.close() }
             var blocks = [try events.nextBlock()]
             // One event at a time: the next is sent only once the previous one was decoded, so
             // a stream that held bytes back in the compressor would time out here.
-            hub.broadcast(event: "changeset", id: "1", data: "one")
+            var before = events.compressedBytes
+            hub.broadcast(event: "changeset", id: "1", data: small)
             blocks.append(try events.nextBlock())
-            let before = events.compressedBytes
+            let stored = events.compressedBytes - before
+            before = events.compressedBytes
             hub.broadcast(event: "snapshot", id: "2", data: "{\"ids\":[\(ids)]}")
             blocks.append(try events.nextBlock())
             let big = events.compressedBytes - before
             _ = hub.all.map { $0.heartbeat() }
             blocks.append(try events.nextBlock())
-            return (blocks, big, events.headers)
+            return (blocks, big, stored, events.headers)
         }
-        let (blocks, big, headers) = result
+        let (blocks, big, stored, headers) = result
         #expect(headers["content-encoding"] == "gzip")
         #expect(headers["vary"] == "Accept-Encoding")
         #expect(blocks.count == 4)
         #expect(blocks.first == [": connected"])
-        #expect(blocks.dropFirst().first == ["event: changeset", "id: 1", "data: one"])
+        #expect(blocks.dropFirst().first == ["event: changeset", "id: 1", "data: \(small)"])
+        #expect(stored > small.utf8.count, "an event under minimumBytes is stored: \(stored) bytes")
         #expect(blocks.dropFirst(2).first == ["event: snapshot", "id: 2", "data: {\"ids\":[\(ids)]}"])
         #expect(blocks.last == [": heartbeat"])
         #expect(big > 0 && big * 3 < ids.utf8.count, "\(big) compressed bytes for \(ids.utf8.count)")
