@@ -234,7 +234,9 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--paced", type=int, default=1000, help="sessions for the paced and capacity runs (0: skip)")
     parser.add_argument("--paced-seconds", type=float, default=20)
-    parser.add_argument("--capacity", default="3,6,10,15,20", help="keystrokes/s per paced session to try, in order")
+    parser.add_argument("--capacity", default="3,6,10,15,20",
+                        help="keystrokes/s per paced session to try, in order: ascending stops at the first rate that "
+                             "misses (p99 ≥ 50 ms or under 80%% achieved), descending at the first that holds")
     parser.add_argument("--memory", type=int, default=500, help="idle sessions with an open stream to measure (0: skip)")
     parser.add_argument("--no-gzip", action="store_true", help="do not accept a gzip event stream (browsers do)")
     args = parser.parse_args()
@@ -288,6 +290,7 @@ def main():
             print("| per session /s | target /s | achieved /s | keystrokes | errors | median ms | p99 ms | max ms |")
             print("|---:|---:|---:|---:|---:|---:|---:|---:|")
             rates = [float(r) for r in args.capacity.split(",") if r]
+            descending = len(rates) > 1 and rates[0] > rates[-1]
             for index, rate in enumerate(rates):
                 seconds = args.paced_seconds if index == 0 else max(8.0, args.paced_seconds / 2)
                 samples, elapsed = asyncio.run(run_paced(port, args.paced, rate, seconds))
@@ -298,7 +301,8 @@ def main():
                       f"{statistics.median(latencies):.2f} | {p99:.2f} | {max(latencies):.2f} |", flush=True)
                 for kind in sorted({s[2] for s in samples if s[0] is None})[:3]:
                     print(f"  error: {kind}", flush=True)
-                if p99 >= 50 or len(samples) / elapsed < 0.8 * args.paced * rate:
+                missed = p99 >= 50 or len(samples) / elapsed < 0.8 * args.paced * rate
+                if missed != descending:
                     break
     finally:
         server.terminate()
