@@ -12,6 +12,13 @@ POST returned. Standard library only; everything on 127.0.0.1, bounded in count 
 import argparse, asyncio, json, os, resource, socket, statistics, subprocess, sys, time, zlib
 
 NO_GZIP = False  # --no-gzip: open event streams without Accept-Encoding: gzip
+SERVER_PID = None  # for the CPU time the server spends in the paced runs
+
+
+def cpu_seconds(pid):
+    """User + system CPU time a process has used (Linux /proc)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 WORDS = ["k", "ka", "kan", "kang", "kan", "ka", "k", "", "m", "mo", "mon", "mont", "monte", "mont", "mon", "mo", "m",
          "", "b", "be", "ben", "ben ", "ben m", "ben", "be", "b", "", "a", "al", "alp", "al", "a", ""]
@@ -174,7 +181,9 @@ async def run(port, sessions, keystrokes_per_session):
 
 async def run_paced(port, sessions, rate, seconds):
     """Each session types `rate` keystrokes per second (closed loop: a keystroke waits for its
-    event), starting at a random phase, for `seconds`. Returns the samples and the elapsed time."""
+    event), starting at a random phase, for `seconds`. Returns the samples, the elapsed time, and
+    the CPU seconds the server and this client used while typing (on a shared machine the CPU a
+    keystroke costs moves less than the rate)."""
     import random
     clients = [Session(port) for _ in range(sessions)]
     for start in range(0, sessions, 20):
@@ -183,6 +192,7 @@ async def run_paced(port, sessions, rate, seconds):
     loop = asyncio.get_running_loop()
     interval = 1 / rate
     started = loop.time()
+    server_cpu, client_cpu = cpu_seconds(SERVER_PID), time.process_time()
 
     async def pace(client, index):
         await asyncio.sleep(random.random() * interval)
@@ -202,9 +212,10 @@ async def run_paced(port, sessions, rate, seconds):
 
     per_session = await asyncio.gather(*(pace(c, i) for i, c in enumerate(clients)))
     elapsed = loop.time() - started
+    cpu = (cpu_seconds(SERVER_PID) - server_cpu, time.process_time() - client_cpu)
     for c in clients:
         c.close()
-    return [s for results in per_session for s in results], elapsed
+    return [s for results in per_session for s in results], elapsed, cpu
 
 
 def rss_kib(pid):
@@ -247,6 +258,8 @@ def main():
     port = free_port()
     server = subprocess.Popen([args.binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning",
                                "--max-sessions", "20000", "--connections-per-address", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    global SERVER_PID
+    SERVER_PID = server.pid
     try:
         server.stdout.readline()  # "Listening on …"
         if args.memory:
@@ -287,18 +300,21 @@ def main():
                   f"events over 64 KB: {sum(1 for s in wire if s[0] > 65536)} of {len(wire)}.")
         if args.paced:
             print(f"\n### {args.paced:,} sessions, paced (each with an open stream; closed loop; random phase)\n")
-            print("| per session /s | target /s | achieved /s | keystrokes | errors | median ms | p99 ms | max ms |")
-            print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+            print("| per session /s | target /s | achieved /s | keystrokes | errors | median ms | p99 ms | max ms "
+                  "| server CPU ms/keystroke | server · client CPU |")
+            print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
             rates = [float(r) for r in args.capacity.split(",") if r]
             descending = len(rates) > 1 and rates[0] > rates[-1]
             for index, rate in enumerate(rates):
                 seconds = args.paced_seconds if index == 0 else max(8.0, args.paced_seconds / 2)
-                samples, elapsed = asyncio.run(run_paced(port, args.paced, rate, seconds))
+                samples, elapsed, (server_cpu, client_cpu) = asyncio.run(run_paced(port, args.paced, rate, seconds))
                 latencies = [s[0] for s in samples if s[0] is not None]
                 errors = sum(1 for s in samples if s[0] is None)
                 p99 = percentile(latencies, 99) if latencies else float("inf")
                 print(f"| {rate:g} | {args.paced * rate:,.0f} | {len(samples) / elapsed:,.0f} | {len(samples):,} | {errors} | "
-                      f"{statistics.median(latencies):.2f} | {p99:.2f} | {max(latencies):.2f} |", flush=True)
+                      f"{statistics.median(latencies):.2f} | {p99:.2f} | {max(latencies):.2f} | "
+                      f"{1000 * server_cpu / max(1, len(samples)):.2f} | "
+                      f"{100 * server_cpu / elapsed:.0f}% · {100 * client_cpu / elapsed:.0f}% |", flush=True)
                 for kind in sorted({s[2] for s in samples if s[0] is None})[:3]:
                     print(f"  error: {kind}", flush=True)
                 missed = p99 >= 50 or len(samples) / elapsed < 0.8 * args.paced * rate
