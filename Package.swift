@@ -2,7 +2,7 @@
 // DiffableWeb: UIKit's diffable data sources and compositional layouts, served to the browser.
 //
 // Layers point one way:
-//   diffable-web (executable) → DiffableWeb → { DiffableDataSources, CompositionalLayout, MicroHTTP → CMicroHTTPD }
+//   diffable-web (executable) → DiffableWeb → { DiffableDataSources, CompositionalLayout, MicroHTTP → { CMicroHTTPD, CZlib } }
 // DiffableDataSources and CompositionalLayout import nothing of ours; MicroHTTP knows nothing of lists.
 import PackageDescription
 
@@ -36,10 +36,16 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // zlib, as Debian ships it: gzip for event streams.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Swift HTTP + server-sent events over libmicrohttpd; knows nothing of lists.
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log")]
         ),
         // Sessions, the changeset stream, pages, demos: composes the three above.
         .target(
@@ -71,7 +77,7 @@ let package = Package(
             dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")],
             path: "Tests/HTTPTestSupport"
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport", "SeededRandom"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "CZlib", "HTTPTestSupport", "SeededRandom"]),
         .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom"]),
     ]
 )

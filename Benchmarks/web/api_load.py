@@ -107,11 +107,27 @@ def wrk(url, seconds, connections, script=None):
         match = re.search(rf"^\s+{name}%\s+([\d.]+)(us|ms|s)\s*$", output, re.M)
         value, unit = float(match.group(1)), match.group(2)
         return value * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    requests = re.search(r"(\d+) requests in", output)
     errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
     socket_errors = re.search(r"Socket errors:.*", output)
-    return {"rate": rate, "p50": percentile("50"), "p99": percentile("99"),
+    return {"rate": rate, "p50": percentile("50"), "p99": percentile("99"), "requests": int(requests.group(1)) if requests else 0,
             "errors": int(errors.group(1)) if errors else 0,
             "socket_errors": socket_errors.group(0) if socket_errors else ""}
+
+
+def cpu_seconds(pid):
+    """User + system CPU time a process has used (Linux /proc)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measured_wrk(pid, url, seconds, connections, script=None):
+    """wrk, plus the server's CPU time per request: on a shared machine the rate moves with the
+    other load, while the CPU a request costs the server moves much less."""
+    before = cpu_seconds(pid)
+    result = wrk(url, seconds, connections, script)
+    result["cpu_us"] = (cpu_seconds(pid) - before) / max(1, result["requests"]) * 1e6
+    return result
 
 
 def event_latency(port, items, samples):
@@ -197,9 +213,9 @@ def main():
                 script = os.path.join(scratch, f"move-{items}.lua")
                 with open(script, "w") as f:
                     f.write(MOVE_LUA % ", ".join(f'"{i}"' for i in ids))
-                result = wrk(f"{root}/operations", args.seconds, args.connections, script)
+                result = measured_wrk(process.pid, f"{root}/operations", args.seconds, args.connections, script)
                 rows.append((f"`POST …/operations` (move 1 item), {items:,} items", result))
-                result = wrk(f"{root}/snapshot", args.seconds, args.connections)
+                result = measured_wrk(process.pid, f"{root}/snapshot", args.seconds, args.connections)
                 rows.append((f"`GET …/snapshot`, {items:,} items", result))
             latencies = {}
             for items in (int(s) for s in args.sizes.split(",")):
@@ -211,10 +227,10 @@ def main():
         except subprocess.TimeoutExpired:
             process.kill()
 
-    print(f"| request ({args.connections} connections, {args.seconds} s, wrk -t1) | requests/s | p50 ms | p99 ms | non-2xx |")
-    print("|---|---:|---:|---:|---:|")
+    print(f"| request ({args.connections} connections, {args.seconds} s, wrk -t1) | requests/s | p50 ms | p99 ms | non-2xx | server CPU µs/request |")
+    print("|---|---:|---:|---:|---:|---:|")
     for name, r in rows:
-        print(f"| {name} | {r['rate']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['errors']} |"
+        print(f"| {name} | {r['rate']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['errors']} | {r['cpu_us']:.0f} |"
               + (f" {r['socket_errors']}" if r["socket_errors"] else ""))
     print()
     print(f"| API call → event at a subscribed client ({args.samples} sequential moves) | p50 ms | p99 ms | max ms | POST round trip p50 ms |")

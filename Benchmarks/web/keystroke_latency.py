@@ -9,7 +9,16 @@ POST returned. Standard library only; everything on 127.0.0.1, bounded in count 
 
     python3 Benchmarks/web/keystroke_latency.py --binary .build/release/diffable-web
 """
-import argparse, asyncio, json, os, resource, socket, statistics, subprocess, sys, time
+import argparse, asyncio, json, os, resource, socket, statistics, subprocess, sys, time, zlib
+
+NO_GZIP = False  # --no-gzip: open event streams without Accept-Encoding: gzip
+SERVER_PID = None  # for the CPU time the server spends in the paced runs
+
+
+def cpu_seconds(pid):
+    """User + system CPU time a process has used (Linux /proc)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 WORDS = ["k", "ka", "kan", "kang", "kan", "ka", "k", "", "m", "mo", "mon", "mont", "monte", "mont", "mon", "mo", "m",
          "", "b", "be", "ben", "ben ", "ben m", "ben", "be", "b", "", "a", "al", "alp", "al", "a", ""]
@@ -25,6 +34,7 @@ class Session:
     def __init__(self, port):
         self.port, self.cookie, self.arrivals, self.waiters = port, None, {}, {}
         self.payload_sizes = {}
+        self.wire_sizes = {}
 
     async def start(self):
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
@@ -36,7 +46,9 @@ class Session:
             if line.lower().startswith("set-cookie: dw_session="):
                 self.cookie = line.split("=", 1)[1].split(";", 1)[0]
         self.sse_reader, self.sse_writer = await asyncio.open_connection("127.0.0.1", self.port)
-        self.sse_writer.write(f"GET /demos/mountains/events?width=1024&height=768 HTTP/1.1\r\nHost: x\r\nCookie: dw_session={self.cookie}\r\n\r\n".encode())
+        # Like a browser's EventSource, accept a gzip stream (unless --no-gzip).
+        accept = "" if NO_GZIP else "Accept-Encoding: gzip, deflate\r\n"
+        self.sse_writer.write(f"GET /demos/mountains/events?width=1024&height=768 HTTP/1.1\r\nHost: x\r\n{accept}Cookie: dw_session={self.cookie}\r\n\r\n".encode())
         await self.sse_writer.drain()
         self.ready = asyncio.Event()
         self.task = asyncio.create_task(self.read_events())
@@ -50,9 +62,15 @@ class Session:
 
     async def read_events(self):
         # Chunked transfer: parse chunk sizes, then SSE blocks separated by blank lines.
+        # A gzip stream is flushed after every event (each flush ends with 00 00 ff ff): the
+        # compressed bytes of one flush are that event's size on the wire.
         r = self.sse_reader
-        while (await r.readline()) not in (b"\r\n", b""):
-            pass
+        gzip = False
+        while (line := await r.readline()) not in (b"\r\n", b""):
+            if line.lower().startswith(b"content-encoding:") and b"gzip" in line.lower():
+                gzip = True
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS) if gzip else None
+        compressed = bytearray()
         # Events can be megabytes (a 10,000-cell snapshot): keep where the last search for the
         # blank line stopped, so each byte is scanned once (rescanning made parsing quadratic).
         buffer = bytearray()
@@ -64,31 +82,46 @@ class Session:
             size = int(size_line.strip() or b"0", 16)
             if size == 0:
                 return
-            buffer += await r.readexactly(size)
+            chunk = await r.readexactly(size)
             await r.readexactly(2)
-            while True:
-                end = buffer.find(b"\n\n", max(0, scanned - 1))
-                if end < 0:
-                    scanned = len(buffer)
-                    break
-                block = bytes(buffer[:end])
-                del buffer[:end + 2]
-                scanned = 0
-                now = time.perf_counter()
-                event, ident, data_len = None, None, 0
-                for line in block.split(b"\n"):
-                    if line.startswith(b"event: "): event = line[7:].decode()
-                    elif line.startswith(b"id: "): ident = line[4:].decode()
-                    elif line.startswith(b"data: "): data_len += len(line) - 6
-                if event == "snapshot":
-                    self.ready.set()
-                if event == "changeset" and ident is not None:
-                    version = int(ident.rsplit("-", 1)[-1].split(".")[0])
-                    self.arrivals[version] = now
-                    self.payload_sizes[version] = data_len
-                    waiter = self.waiters.pop(version, None)
-                    if waiter and not waiter.done():
-                        waiter.set_result(now)
+            if not gzip:
+                buffer += chunk
+                scanned = self.take_events(buffer, scanned, None)
+                continue
+            compressed += chunk
+            while (end := compressed.find(b"\x00\x00\xff\xff")) >= 0:
+                segment = bytes(compressed[:end + 4])
+                del compressed[:end + 4]
+                buffer += inflater.decompress(segment)
+                scanned = self.take_events(buffer, scanned, len(segment))
+
+    def take_events(self, buffer, scanned, wire):
+        """Takes the complete SSE blocks off `buffer`; returns where the next search starts."""
+        while True:
+            end = buffer.find(b"\n\n", max(0, scanned - 1))
+            if end < 0:
+                scanned = len(buffer)
+                break
+            block = bytes(buffer[:end])
+            del buffer[:end + 2]
+            scanned = 0
+            now = time.perf_counter()
+            event, ident, data_len = None, None, 0
+            for line in block.split(b"\n"):
+                if line.startswith(b"event: "): event = line[7:].decode()
+                elif line.startswith(b"id: "): ident = line[4:].decode()
+                elif line.startswith(b"data: "): data_len += len(line) - 6
+            if event == "snapshot":
+                self.ready.set()
+            if event == "changeset" and ident is not None:
+                version = int(ident.rsplit("-", 1)[-1].split(".")[0])
+                self.arrivals[version] = now
+                self.payload_sizes[version] = data_len
+                self.wire_sizes[version] = wire if wire is not None else len(block) + 2
+                waiter = self.waiters.pop(version, None)
+                if waiter and not waiter.done():
+                    waiter.set_result(now)
+        return scanned
 
     async def keystroke(self, query, seq):
         body = json.dumps({"query": query, "seq": seq}).encode()
@@ -114,7 +147,7 @@ class Session:
             future = asyncio.get_running_loop().create_future()
             self.waiters[version] = future
             arrived = await asyncio.wait_for(future, 10)
-        return (arrived - sent) * 1000, self.payload_sizes.get(version, 0), query
+        return (arrived - sent) * 1000, self.payload_sizes.get(version, 0), query, self.wire_sizes.get(version, 0)
 
     def close(self):
         self.task.cancel()
@@ -148,7 +181,9 @@ async def run(port, sessions, keystrokes_per_session):
 
 async def run_paced(port, sessions, rate, seconds):
     """Each session types `rate` keystrokes per second (closed loop: a keystroke waits for its
-    event), starting at a random phase, for `seconds`. Returns the samples and the elapsed time."""
+    event), starting at a random phase, for `seconds`. Returns the samples, the elapsed time, and
+    the CPU seconds the server and this client used while typing (on a shared machine the CPU a
+    keystroke costs moves less than the rate)."""
     import random
     clients = [Session(port) for _ in range(sessions)]
     for start in range(0, sessions, 20):
@@ -157,6 +192,7 @@ async def run_paced(port, sessions, rate, seconds):
     loop = asyncio.get_running_loop()
     interval = 1 / rate
     started = loop.time()
+    server_cpu, client_cpu = cpu_seconds(SERVER_PID), time.process_time()
 
     async def pace(client, index):
         await asyncio.sleep(random.random() * interval)
@@ -176,9 +212,10 @@ async def run_paced(port, sessions, rate, seconds):
 
     per_session = await asyncio.gather(*(pace(c, i) for i, c in enumerate(clients)))
     elapsed = loop.time() - started
+    cpu = (cpu_seconds(SERVER_PID) - server_cpu, time.process_time() - client_cpu)
     for c in clients:
         c.close()
-    return [s for results in per_session for s in results], elapsed
+    return [s for results in per_session for s in results], elapsed, cpu
 
 
 def rss_kib(pid):
@@ -208,14 +245,21 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--paced", type=int, default=1000, help="sessions for the paced and capacity runs (0: skip)")
     parser.add_argument("--paced-seconds", type=float, default=20)
-    parser.add_argument("--capacity", default="3,6,10,15,20", help="keystrokes/s per paced session to try, in order")
+    parser.add_argument("--capacity", default="3,6,10,15,20",
+                        help="keystrokes/s per paced session to try, in order: ascending stops at the first rate that "
+                             "misses (p99 ≥ 50 ms or under 80%% achieved), descending at the first that holds")
     parser.add_argument("--memory", type=int, default=500, help="idle sessions with an open stream to measure (0: skip)")
+    parser.add_argument("--no-gzip", action="store_true", help="do not accept a gzip event stream (browsers do)")
     args = parser.parse_args()
+    global NO_GZIP
+    NO_GZIP = args.no_gzip
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
     port = free_port()
     server = subprocess.Popen([args.binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning",
                                "--max-sessions", "20000", "--connections-per-address", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    global SERVER_PID
+    SERVER_PID = server.pid
     try:
         server.stdout.readline()  # "Listening on …"
         if args.memory:
@@ -246,26 +290,35 @@ def main():
             if sessions == 1:
                 one_char = [s for s in samples if s[2] == "kang"]
                 sizes = sorted((s[1], s[2]) for s in samples)
+                wire = sorted((s[3], s[2]) for s in samples)
         if one_char:
             print(f"\nPayload of the `kan` → `kang` changeset event: {one_char[0][1]:,} bytes of data.")
             print(f"Largest keystroke event (1 session): {sizes[-1][0]:,} bytes (query {sizes[-1][1]!r}); "
                   f"median {sizes[len(sizes) // 2][0]:,}; events over 64 KB: {sum(1 for s in sizes if s[0] > 65536)} of {len(sizes)}.")
+            print(f"On the wire ({'plain' if NO_GZIP else 'the client accepts gzip'}): largest keystroke event {wire[-1][0]:,} bytes "
+                  f"(query {wire[-1][1]!r}); median {wire[len(wire) // 2][0]:,}; "
+                  f"events over 64 KB: {sum(1 for s in wire if s[0] > 65536)} of {len(wire)}.")
         if args.paced:
             print(f"\n### {args.paced:,} sessions, paced (each with an open stream; closed loop; random phase)\n")
-            print("| per session /s | target /s | achieved /s | keystrokes | errors | median ms | p99 ms | max ms |")
-            print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+            print("| per session /s | target /s | achieved /s | keystrokes | errors | median ms | p99 ms | max ms "
+                  "| server CPU ms/keystroke | server · client CPU |")
+            print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
             rates = [float(r) for r in args.capacity.split(",") if r]
+            descending = len(rates) > 1 and rates[0] > rates[-1]
             for index, rate in enumerate(rates):
                 seconds = args.paced_seconds if index == 0 else max(8.0, args.paced_seconds / 2)
-                samples, elapsed = asyncio.run(run_paced(port, args.paced, rate, seconds))
+                samples, elapsed, (server_cpu, client_cpu) = asyncio.run(run_paced(port, args.paced, rate, seconds))
                 latencies = [s[0] for s in samples if s[0] is not None]
                 errors = sum(1 for s in samples if s[0] is None)
                 p99 = percentile(latencies, 99) if latencies else float("inf")
                 print(f"| {rate:g} | {args.paced * rate:,.0f} | {len(samples) / elapsed:,.0f} | {len(samples):,} | {errors} | "
-                      f"{statistics.median(latencies):.2f} | {p99:.2f} | {max(latencies):.2f} |", flush=True)
+                      f"{statistics.median(latencies):.2f} | {p99:.2f} | {max(latencies):.2f} | "
+                      f"{1000 * server_cpu / max(1, len(samples)):.2f} | "
+                      f"{100 * server_cpu / elapsed:.0f}% · {100 * client_cpu / elapsed:.0f}% |", flush=True)
                 for kind in sorted({s[2] for s in samples if s[0] is None})[:3]:
                     print(f"  error: {kind}", flush=True)
-                if p99 >= 50 or len(samples) / elapsed < 0.8 * args.paced * rate:
+                missed = p99 >= 50 or len(samples) / elapsed < 0.8 * args.paced * rate
+                if missed != descending:
                     break
     finally:
         server.terminate()

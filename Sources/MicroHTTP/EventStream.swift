@@ -27,6 +27,11 @@ import Synchronization
 /// send passes it, the streams with the largest backlogs are closed first
 /// (`.bufferBudgetExceeded`) until the total is back under it.
 ///
+/// # Compression
+/// A stream the server negotiated gzip for (`isCompressed`; see `EventStreamCompression`) is
+/// one gzip member, flushed after every event: the buffer, its cap and the budget count the
+/// compressed bytes.
+///
 /// - Complexity: `send` is O(size of the event); it never blocks on the network. A send that
 ///   passes the server-wide budget costs O(open streams · log) once, to find the slowest.
 public final class EventStream: Sendable, Hashable, CustomStringConvertible {
@@ -52,6 +57,8 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     private let connection: ConnectionHandle
     private let socket: Int32
     private let bufferLimit: Int
+    /// Whether the bytes on the wire are gzip (`Content-Encoding: gzip`).
+    public let isCompressed: Bool
     /// The server-wide count of unsent bytes this stream adds to and takes from.
     private let budget: EventStreamBudget?
     private let state: Mutex<State>
@@ -77,18 +84,28 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         var ended = false
         var closeHandlers: [@Sendable (CloseReason) -> Void] = []
         var closeWaiters: [CheckedContinuation<CloseReason, Never>] = []
+        /// The deflate state of a compressed stream; dropped when the stream ends.
+        var encoder: GzipEncoder?
     }
 
-    init(id: UInt64, connection: ConnectionHandle, socket: Int32, bufferLimit: Int, budget: EventStreamBudget? = nil) {
+    /// With `compression`, the stream is gzip (unless zlib cannot set it up: see `isCompressed`).
+    init(id: UInt64, connection: ConnectionHandle, socket: Int32, bufferLimit: Int, budget: EventStreamBudget? = nil,
+         compression: EventStreamCompression? = nil) {
         self.id = id
         self.connection = connection
         self.socket = socket
         self.bufferLimit = bufferLimit
         self.budget = budget
         // Without a first chunk the client sees no status line until the first event.
-        let preamble = Array(": connected\n\n".utf8)
+        var preamble = Array(": connected\n\n".utf8)
+        var encoder = compression.flatMap(GzipEncoder.init)
+        if let gzip = encoder {
+            var compressed: [UInt8] = []
+            if gzip.compress(preamble, appendingTo: &compressed) { preamble = compressed } else { encoder = nil }
+        }
+        isCompressed = encoder != nil
         budget?.add(preamble.count)
-        self.state = Mutex(State(pending: preamble))
+        self.state = Mutex(State(pending: preamble, encoder: encoder))
     }
 
     // MARK: - Public API
@@ -142,6 +159,13 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         state.withLock { s in
             guard case .open = s.phase else { return }
             s.phase = .draining(reason)
+            if let encoder = s.encoder {
+                // The gzip trailer, so that the client sees the body end cleanly.
+                let before = s.pending.count
+                _ = encoder.compress([], appendingTo: &s.pending, finish: true)
+                budget?.add(s.pending.count - before)
+                s.encoder = nil
+            }
             resumeIfSuspended(&s)
         }
     }
@@ -242,6 +266,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             }
             s.phase = .finished(reason)
             dropPending(&s)
+            s.encoder = nil
             s.suspended = false
             defer { s.closeHandlers = []; s.closeWaiters = [] }
             return (reason, s.closeHandlers, s.closeWaiters)
@@ -276,8 +301,21 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 s.pending.removeFirst(s.sent)
                 s.sent = 0
             }
-            s.pending.append(contentsOf: bytes)
-            budget?.add(bytes.count)
+            let before = s.pending.count
+            if let encoder = s.encoder {
+                guard encoder.compress(bytes, appendingTo: &s.pending) else {
+                    // zlib failed (no memory): the stream cannot go on; the client reconnects.
+                    s.pending.removeLast(s.pending.count - before)
+                    s.phase = .aborting(.bufferOverflow)
+                    dropPending(&s)
+                    shutdownSocket()
+                    resumeIfSuspended(&s)
+                    return false
+                }
+            } else {
+                s.pending.append(contentsOf: bytes)
+            }
+            budget?.add(s.pending.count - before)
             resumeIfSuspended(&s)
             return true
         }

@@ -299,7 +299,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         if let immediate = core.immediateHandler {
             // Answered here, in the same callback: no task, no suspend/resume.
             let request = makeRequest(connection, context: context, version: version, body: context.state.withLock { $0.body })
-            if let response = immediate(request) {
+            if var response = immediate(request) {
+                response.negotiateEventStreamCompression(for: request, core.limits.eventStreamCompression)
                 context.state.withLock { $0.body = [] }
                 return queue(response, context: context, core: core)
             }
@@ -431,8 +432,11 @@ private func queue(_ response: Response, context: RequestContext, core: ServerCo
         }
     case .eventStream(let handler):
         socket = cmhd_connection_fd(connection)
-        if let opened = core.openStream(connection: context.connection, connectionID: context.connectionID, socket: socket) {
+        let gzip = response.headers["Content-Encoding"]?.lowercased() == "gzip"
+        if let opened = core.openStream(connection: context.connection, connectionID: context.connectionID, socket: socket, gzip: gzip) {
             stream = opened
+            // zlib could not set up the stream: it goes out plain.
+            if gzip && !opened.isCompressed { response.headers["Content-Encoding"] = nil }
             open = handler
             let retained = Unmanaged.passRetained(opened).toOpaque()
             mhdResponse = MHD_create_response_from_callback(CMHD_SIZE_UNKNOWN, 4096, { cls, _, buffer, max in

@@ -80,6 +80,10 @@ public struct Limits: Sendable, Hashable {
     /// which `maxEventStreamBufferBytes` alone does not (527 such clients at 4 MiB each: 2 GB).
     /// 0 turns it off.
     public var maxEventStreamBufferTotalBytes: Int
+    /// How event streams are compressed for clients that accept gzip (every browser does);
+    /// `nil` sends them plain. See `EventStreamCompression`: about 14 KiB per open stream with
+    /// the default.
+    public var eventStreamCompression: EventStreamCompression?
     /// Pending connections the kernel queues before `accept`.
     public var listenBacklog: Int
     /// Raise the soft `RLIMIT_NOFILE` at start to fit `maxConnections` (up to the hard limit).
@@ -97,7 +101,8 @@ public struct Limits: Sendable, Hashable {
         requestHeadDeadline: Duration = .seconds(10),
         requestBodyDeadline: Duration = .seconds(30),
         maxConnectionsPerAddress: Int = 256,
-        maxEventStreamBufferTotalBytes: Int = 256 * 1024 * 1024
+        maxEventStreamBufferTotalBytes: Int = 256 * 1024 * 1024,
+        eventStreamCompression: EventStreamCompression? = EventStreamCompression()
     ) {
         self.maxConnections = maxConnections
         self.overflowConnections = overflowConnections
@@ -111,6 +116,7 @@ public struct Limits: Sendable, Hashable {
         self.requestBodyDeadline = requestBodyDeadline
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.maxEventStreamBufferTotalBytes = maxEventStreamBufferTotalBytes
+        self.eventStreamCompression = eventStreamCompression
     }
 
     var requestHeadDeadlineNanoseconds: UInt64 { Self.nanoseconds(requestHeadDeadline) }

@@ -112,6 +112,7 @@ final class ServerCore: Sendable {
                 _ = r.pending.removeValue(forKey: ObjectIdentifier(context))
                 return r.draining
             }
+            response.negotiateEventStreamCompression(for: request, self.limits.eventStreamCompression)
             if draining {
                 // The client should not reuse a connection to a server that is going away.
                 response.headers["Connection"] = "close"
@@ -238,10 +239,12 @@ final class ServerCore: Sendable {
     // MARK: - Event streams
 
     /// Registers a new stream, or `nil` when the server is stopping.
-    func openStream(connection: ConnectionHandle, connectionID: UInt64, socket: Int32) -> EventStream? {
+    /// With `gzip`, the stream is compressed as `limits.eventStreamCompression` says.
+    func openStream(connection: ConnectionHandle, connectionID: UInt64, socket: Int32, gzip: Bool = false) -> EventStream? {
         let stream = EventStream(
             id: nextStreamID.wrappingAdd(1, ordering: .relaxed).oldValue,
-            connection: connection, socket: socket, bufferLimit: limits.maxEventStreamBufferBytes, budget: streamBudget)
+            connection: connection, socket: socket, bufferLimit: limits.maxEventStreamBufferBytes, budget: streamBudget,
+            compression: gzip ? limits.eventStreamCompression : nil)
         let (accepted, hungUp) = registry.withLock { r -> (Bool, Bool) in
             guard !r.stopping && !r.draining else { return (false, false) }
             r.streams[stream.id] = stream

@@ -63,12 +63,14 @@ def server():
     log.close()
 
 
-def make_driver(javascript=True):
+def make_driver(javascript=True, network_log=False):
+    """A headless Chromium; with `network_log`, its DevTools network events are kept for
+    `driver.get_log("performance")` (request and response headers)."""
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
                      f"--window-size={WINDOW[0]},{WINDOW[1]}"):
         options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", **({"performance": "ALL"} if network_log else {})})
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -77,6 +79,13 @@ def make_driver(javascript=True):
 @pytest.fixture
 def driver():
     browser = make_driver()
+    yield browser
+    browser.quit()
+
+
+@pytest.fixture
+def driver_with_network_log():
+    browser = make_driver(network_log=True)
     yield browser
     browser.quit()
 

@@ -106,7 +106,8 @@ def test_twenty_fast_clicks_end_in_the_server_state(driver, server):
     assert console_errors(driver) == []
 
 
-def test_ten_thousand_items_keep_the_dom_bounded(driver, server):
+def append_ten_thousand(driver, server):
+    """Opens Numbers and appends 10,000 items through the action; waits until the client has them."""
     open_numbers(driver, server)
     count = len(model_numbers(driver))
     status, body = post_json(server, "/demos/numbers/actions/append", {"count": 10000}, cookie=session_cookie(driver))
@@ -114,6 +115,10 @@ def test_ten_thousand_items_keep_the_dom_bounded(driver, server):
     wait_until(lambda: driver.execute_script("return window.diffableWeb.model.itemCount") == count + 10000,
                timeout=20, message="10,000 more items")
     wait_settled(driver)
+
+
+def test_ten_thousand_items_keep_the_dom_bounded(driver, server):
+    append_ten_thousand(driver, server)
     bounded = "return document.querySelectorAll('#list > [data-id]').length"
     assert driver.execute_script(bounded) < 200
     for fraction in (0.25, 0.5, 0.75, 1.0):
@@ -125,6 +130,36 @@ def test_ten_thousand_items_keep_the_dom_bounded(driver, server):
     shown = dom_numbers(driver)
     assert shown and shown[-1] == last, f"the last item ({last}) is on screen after scrolling to the bottom"
     assert_dom_matches_server(driver, server)
+    assert console_errors(driver) == []
+
+
+def event_stream_headers(driver):
+    """The request headers as sent on the wire and the response headers of the page's event
+    stream, from Chromium's own network log (lower-case names)."""
+    import json
+    messages = [json.loads(entry["message"])["message"] for entry in driver.get_log("performance")]
+    ids = {m["params"]["requestId"] for m in messages
+           if m["method"] == "Network.requestWillBeSent" and "/events" in m["params"]["request"]["url"]}
+    request, response = {}, {}
+    for m in messages:
+        if m.get("params", {}).get("requestId") not in ids:
+            continue
+        if m["method"] == "Network.requestWillBeSentExtraInfo":  # with the headers the network stack adds
+            request = {k.lower(): v for k, v in m["params"]["headers"].items()}
+        elif m["method"] == "Network.responseReceived":
+            response = {k.lower(): v for k, v in m["params"]["response"]["headers"].items()}
+    return request, response
+
+
+def test_the_event_stream_is_gzip_and_a_large_compressed_changeset_applies(driver_with_network_log, server):
+    driver = driver_with_network_log
+    # 10,000 inserted identifiers (~100 KB of JSON): well over the size from which events are compressed.
+    append_ten_thousand(driver, server)
+    snapshot = read_snapshot(server, session_cookie(driver), "numbers")
+    assert driver.execute_script("return window.diffableWeb.model.itemOrder()") == snapshot_ids(snapshot)
+    request, response = event_stream_headers(driver)
+    assert "gzip" in request.get("accept-encoding", ""), request
+    assert response.get("content-encoding") == "gzip", response
     assert console_errors(driver) == []
 
 

@@ -232,6 +232,18 @@ public struct ResponseReader: Sendable {
         }
     }
 
+    /// Removes the next complete chunk of a chunked body from the buffer and returns its bytes
+    /// (empty for the last chunk), or `nil` when none is complete yet.
+    public mutating func takeChunk() throws -> [UInt8]? {
+        guard let lineEnd = find([13, 10]) else { return nil }
+        let sizeText = String(decoding: buffer[0..<lineEnd], as: UTF8.self)
+        guard let size = Int(sizeText, radix: 16) else { throw ClientError("bad chunk size \(sizeText)") }
+        guard buffer.count >= lineEnd + 2 + size + 2 else { return nil }
+        let chunk = Array(buffer[(lineEnd + 2)..<(lineEnd + 2 + size)])
+        buffer.removeFirst(lineEnd + 2 + size + 2)
+        return chunk
+    }
+
     public func find(_ needle: [UInt8]) -> Int? {
         guard buffer.count >= needle.count else { return nil }
         for i in 0...(buffer.count - needle.count) where buffer[i] == needle[0] {
@@ -259,15 +271,19 @@ public struct EventReader: Sendable {
 
     public var socket: TestSocket { reader.socket }
 
+    /// Removes the first complete block (up to a blank line) from decoded stream text.
+    public static func takeBlock(_ text: inout String) -> [String]? {
+        guard let range = text.range(of: "\n\n") else { return nil }
+        let block = String(text[..<range.lowerBound])
+        text.removeSubrange(..<range.upperBound)
+        return block.components(separatedBy: "\n")
+    }
+
     /// The next block (lines up to a blank line), comments included.
     public mutating func nextBlock(timeout: Double = 5) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            if let range = text.range(of: "\n\n") {
-                let block = String(text[..<range.lowerBound])
-                text.removeSubrange(..<range.upperBound)
-                return block.components(separatedBy: "\n")
-            }
+            if let block = Self.takeBlock(&text) { return block }
             if reader.closed { throw ClientError("stream ended") }
             try pullChunks(timeout: max(0.01, deadline.timeIntervalSinceNow))
         }
@@ -295,14 +311,10 @@ public struct EventReader: Sendable {
 
     private mutating func decodeChunks() throws -> Bool {
         var progressed = false
-        while let lineEnd = reader.find([13, 10]) {
-            let sizeText = String(decoding: reader.buffer[0..<lineEnd], as: UTF8.self)
-            guard let size = Int(sizeText, radix: 16) else { throw ClientError("bad chunk size \(sizeText)") }
-            guard reader.buffer.count >= lineEnd + 2 + size + 2 else { break }
-            text += String(decoding: reader.buffer[(lineEnd + 2)..<(lineEnd + 2 + size)], as: UTF8.self)
-            reader.buffer.removeFirst(lineEnd + 2 + size + 2)
+        while let chunk = try reader.takeChunk() {
+            text += String(decoding: chunk, as: UTF8.self)
             progressed = true
-            if size == 0 { endedCleanly = true }
+            if chunk.isEmpty { endedCleanly = true }
         }
         return progressed
     }

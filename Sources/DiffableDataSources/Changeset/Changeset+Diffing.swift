@@ -15,9 +15,21 @@ extension Changeset {
     /// ```swift
     /// let changes = Changeset(from: dataSource.snapshot(), to: filtered)
     /// ```
+    /// When `new` was derived from `old` by a few item mutations (`old` taken from a data source,
+    /// then items inserted, deleted or moved: an API's batch of operations), the changes are
+    /// found from the items those mutations named (see Changeset+Journal.swift), with the same
+    /// result for a single mutation and an equally valid one for several.
     /// - Complexity: Expected O(n) time and memory for n items (O(n log n) in the worst case
-    ///   of heavy reordering, from the subsequence search).
+    ///   of heavy reordering, from the subsequence search); O(k log k) for a snapshot derived
+    ///   from `old` by mutations naming k items.
     @inlinable public init(from old: Snapshot<SectionID, ItemID>, to new: Snapshot<SectionID, ItemID>) {
+        self.init()
+        diffSections(old, new)
+        if !deriveItems(old, new) { diffItems(old, new) }
+    }
+
+    /// The full diff, never the journal (for tests that compare the two).
+    @inlinable init(diffing old: Snapshot<SectionID, ItemID>, to new: Snapshot<SectionID, ItemID>) {
         self.init()
         diffSections(old, new)
         diffItems(old, new)

@@ -206,7 +206,8 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
                 sectionSnapshot: (SectionID, SectionSnapshot<ItemID>)? = nil) -> Update {
         let (previous, previousVersion) = state.withLock { ($0.snapshot, $0.version) }
         let changeset = diff(previous, snapshot)
-        let current = snapshot.clearingMarks()
+        // Stamped: a snapshot later derived from it by item mutations gets its changeset from them.
+        let current = snapshot.clearingMarks().stampedForJournal()
         let update = Update(version: previousVersion + 1, previousSnapshot: previous, snapshot: current,
                             changeset: changeset, animatingDifferences: animating, kind: kind)
         let observers = state.withLock { state in
@@ -217,7 +218,7 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
             state.sectionSnapshots = state.sectionSnapshots.filter { section, outline in
                 (try? current.itemIdentifiers(inSection: section)) == outline.visibleItems
             }
-            return state.observers.map(\.observe)
+            return state.observers.map { $0.observe }  // a closure: a key path in this generic class is instantiated on every call
         }
         for observe in observers { observe(update) }
         return update

@@ -12,6 +12,7 @@ extension Snapshot {
     /// - Complexity: O(k) for k sections.
     @inlinable public mutating func appendSections(_ identifiers: [SectionID]) throws(SnapshotError) {
         try validateNewSections(identifiers)
+        journalDrop()
         for id in identifiers { sections[id] = SectionStorage() }
     }
 
@@ -34,6 +35,7 @@ extension Snapshot {
         if identifiers.contains(anchor) { throw .sectionRelativeToItself(String(describing: anchor)) }
         guard let anchorIndex = sections.index(forKey: anchor) else { throw .unknownSections(of: [anchor]) }
         try validateNewSections(identifiers)
+        journalDrop()
         var index = after ? anchorIndex + 1 : anchorIndex
         for id in identifiers {
             sections.updateValue(SectionStorage(), forKey: id, insertingAt: index)
@@ -46,6 +48,7 @@ extension Snapshot {
     /// - Complexity: O(items removed + number of sections).
     @inlinable public mutating func deleteSections(_ identifiers: [SectionID]) throws(SnapshotError) {
         try validateKnownSections(identifiers)
+        journalDrop()
         for id in identifiers {
             guard let storage = sections.removeValue(forKey: id) else { continue }  // listed twice
             var removed: [ItemID] = []
@@ -77,6 +80,7 @@ extension Snapshot {
     @inlinable mutating func moveSection(_ identifier: SectionID, relativeTo anchor: SectionID, after: Bool) throws(SnapshotError) {
         if identifier == anchor { throw .sectionRelativeToItself(String(describing: identifier)) }
         try validateKnownSections([identifier, anchor])
+        journalDrop()
         guard let storage = sections.removeValue(forKey: identifier),
               let anchorIndex = sections.index(forKey: anchor) else { return }
         sections.updateValue(storage, forKey: identifier, insertingAt: after ? anchorIndex + 1 : anchorIndex)

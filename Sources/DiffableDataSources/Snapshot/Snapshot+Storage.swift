@@ -179,6 +179,7 @@ extension Snapshot {
         storage.chunkIDs.append(contentsOf: freshIDs)
         storage.count += count
         sections[section] = storage
+        journalNote(newItems)
     }
 
     /// Stores a chunk whose items the index already points to; returns its id (a freed slot,
@@ -198,6 +199,7 @@ extension Snapshot {
     @inlinable mutating func storeInserting(_ newItems: [ItemID], at location: ItemLocation) {
         guard !newItems.isEmpty, var storage = sections[location.section] else { return }
         let chunkID = location.chunkID
+        journalNote(newItems)
         let newTags = newItems.map(Self.tag(of:))
         chunks[chunkID].items.insert(contentsOf: newItems, at: location.offset)
         chunks[chunkID].tags.insert(contentsOf: newTags, at: location.offset)
@@ -238,6 +240,7 @@ extension Snapshot {
     /// - Complexity: O(k) plus one pass over each chunk that loses items.
     @inlinable mutating func storeRemoving(_ doomed: [ItemID]) {
         guard !doomed.isEmpty else { return }
+        journalNote(doomed)
         var touchedChunks: [Int: Int] = [:]  // chunk id -> items removed from it
         for item in doomed {
             if let chunkID = indexRemove(item) { touchedChunks[chunkID, default: 0] += 1 }

@@ -85,6 +85,9 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     @usableFromInline var reloadedItems: OrderedSet<ItemID> = []
     @usableFromInline var reconfiguredItems: OrderedSet<ItemID> = []
     @usableFromInline var reloadedSections: OrderedSet<SectionID> = []
+    /// Which items were touched since this snapshot was taken from a data source (see
+    /// Snapshot+Journal.swift): lets an apply find its changeset without a full diff.
+    @usableFromInline var journal = Journal()
 
     /// An empty snapshot.
     @inlinable public init() {}
