@@ -30,6 +30,7 @@ public enum BuiltInDemos {
             PhotosDemo.descriptor(library: photos, imageLatency: options.imageLatency),
             URLStreamDemo.descriptor(urls: URLStreamDemo.builtInURLs(photos: photos),
                                      interval: options.publishInterval),
+            OutlineDemo.descriptor(catalog: try MountainCatalog.bundled()),
         ]
     }
 
