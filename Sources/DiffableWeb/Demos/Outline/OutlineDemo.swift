@@ -141,7 +141,7 @@ public final class OutlineDemo: Demo {
         } catch {
             throw .unprocessable(code: error.code, message: error.description)
         }
-        if node.kind == .mountain {
+        if node.kind == .mountain, update == nil {
             // shouldExpandItem refused it (a collapse finds it collapsed already): nothing changed.
             throw .unprocessable(code: "not_expandable", message: "“\(node.label)” (\(item)) is a mountain: it has no children to \(expand ? "expand" : "collapse")")
         }
