@@ -6,8 +6,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import SCREENSHOTS
-from helpers import (console_errors, read_snapshot, session_cookie, snapshot_ids, wait_for_client, wait_settled,
-                     wait_until)
+from helpers import (console_errors, post_json, read_snapshot, session_cookie, snapshot_ids, wait_for_client,
+                     wait_settled, wait_until)
 
 TREE_JS = """
 const list = document.getElementById('list');
@@ -137,6 +137,28 @@ def test_keyboard_moves_expands_and_collapses_like_a_tree(driver, server):
     assert active(driver) == "h8000-8999"
     rows = assert_tree_matches_server(driver, server)
     assert next(r for r in rows if r["id"] == "h8000-8999")["tabindex"] == "0", "the focused treeitem is the tab stop"
+    assert console_errors(driver) == []
+
+
+def test_left_arrow_reaches_a_parent_far_outside_the_window(driver, server):
+    open_outline(driver, server)
+    cookie = session_cookie(driver)
+    for item in ["h0-999", "h900-999"]:  # 163 mountains from 900 to 999 m: 7,000 px of rows
+        assert post_json(server, "/demos/outline/actions/expand", {"item": item}, cookie)[0] == 200
+    order = snapshot_ids(read_snapshot(server, cookie, "outline"))
+    last = order[-1]  # the lowest 100-m band, its parent 170 rows above
+    assert last.startswith("h") and order.index(last) - order.index("h0-999") > 170
+    wait_until(lambda: row(driver, "h900-999"), message="the expanded band")
+    driver.execute_script("document.querySelector('#list .cell[data-id=\"h8000-8999\"]').focus()")
+    press(driver, Keys.END)
+    wait_until(lambda: active(driver) == last, message="the last row focused")
+    wait_settled(driver)
+    assert row(driver, "h0-999") is None, "its parent is far above the window"
+    press(driver, Keys.ARROW_LEFT)
+    wait_until(lambda: active(driver) == "h0-999", message="focus on the parent, scrolled to")
+    wait_settled(driver)
+    parent = row(driver, "h0-999")
+    assert 0 <= parent["top"] < driver.execute_script("return innerHeight"), "the parent is in view"
     assert console_errors(driver) == []
 
 
