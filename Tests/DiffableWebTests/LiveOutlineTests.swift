@@ -149,6 +149,21 @@ struct LiveOutlineTests {
         #expect(after.version == before.version && after.snapshot.itemIdentifiers == before.snapshot.itemIdentifiers)
     }
 
+    @Test("a script that replaces the section through the snapshot API leaves no outline: expand is a 422 that says so")
+    func replacedThroughTheAPI() async throws {
+        let (live, cookie) = try await start()
+        defer { Task { await live.stop() } }
+        let share = try #require(live.app.shareID(cookie: cookie))
+        let base = "/api/sessions/\(share)/demos/outline"
+        #expect(try await live.postJSON("\(base)/actions/expand", #"{"item":"h8000-8999"}"#).status == 200)
+        let put = try await live.send("PUT", "\(base)/snapshot", json: #"{"sections":[{"id":"outline","items":["h8000-8999","h7000-7999"]}]}"#)
+        #expect(put.status == 200, "\(put.text)")
+        let version = try list(live, cookie).version
+        let response = try await live.postJSON("\(base)/actions/expand", #"{"item":"h7000-7999"}"#)
+        #expect(response.status == 422 && response.text.contains("not_in_outline") && response.text.contains("replaced"), "\(response.text)")
+        #expect(try list(live, cookie).version == version && items(live, cookie) == ["h8000-8999", "h7000-7999"])
+    }
+
     @Test("shouldExpandItem refuses a mountain: 422 not_expandable, the handler asked, willExpandItem not called, nothing applied")
     func shouldExpandRefusesMountains() async throws {
         let (live, cookie) = try await start()

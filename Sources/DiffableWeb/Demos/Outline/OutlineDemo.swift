@@ -136,8 +136,9 @@ public final class OutlineDemo: Demo {
         do {
             update = expand ? try dataSource.expand(item) : try dataSource.collapse(item)
         } catch .notInOutline {
-            throw .unprocessable(code: "not_in_outline",
-                                 message: "“\(node.label)” (\(item)) is not in the outline: expand \(tree.node(node.parent ?? "")?.label ?? "its parent") first")
+            let why = node.parent.flatMap { tree.node($0) }.map { "expand “\($0.label)” first" }
+                ?? "the section was replaced through the snapshot API"
+            throw .unprocessable(code: "not_in_outline", message: "“\(node.label)” (\(item)) is not in the outline: \(why)")
         } catch {
             throw .unprocessable(code: error.code, message: error.description)
         }
