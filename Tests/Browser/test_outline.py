@@ -180,6 +180,20 @@ def test_reload_keeps_the_disclosure_state(driver, server):
     assert console_errors(driver) == []
 
 
+def test_reduced_motion_expands_and_collapses_without_animation(driver, server):
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    open_outline(driver, server)
+    for expanded in (True, False):
+        disclosure(driver, "h7000-7999").click()
+        wait_until(lambda: (row(driver, "h7900-7999") is not None) == expanded, message="the children to come or go")
+        assert driver.execute_script("return document.getAnimations().length") == 0
+        wait_expanded(driver, "h7000-7999", expanded)
+    assert driver.execute_script("return window.diffableWeb.stats.animations") == 0
+    assert_tree_matches_server(driver, server)
+    assert console_errors(driver) == []
+
+
 def test_page_passes_axe(driver, server):
     axe_module = pytest.importorskip("axe_selenium_python")
     open_outline(driver, server)
