@@ -20,17 +20,17 @@ public enum BuiltInDemos {
     /// - Throws: ``CatalogError`` when the bundled data does not load; a file-system error when
     ///   the photos folder cannot be listed.
     public static func table(_ options: Options = Options(), logger: Logger = Logger(label: "DiffableWeb")) throws -> [DemoDescriptor] {
-        var catalog = try MountainCatalog.bundled()
-        if let mountainCount = options.mountainCount { catalog = catalog.scaled(to: mountainCount) }
+        let bundled = try MountainCatalog.bundled()  // parsed once: every test app builds this table
+        let catalog = options.mountainCount.map { bundled.scaled(to: $0) } ?? bundled
         let photos = try options.photosDirectory.map { try PhotoLibrary.folder($0, logger: logger) }
-            ?? PhotoLibrary.generated(captions: try MountainCatalog.bundled().mountains.map(\.name))
+            ?? PhotoLibrary.generated(captions: bundled.mountains.map(\.name))
         return [
             MountainsDemo.descriptor(catalog: catalog),
             NumbersDemo.descriptor,
             PhotosDemo.descriptor(library: photos, imageLatency: options.imageLatency),
             URLStreamDemo.descriptor(urls: URLStreamDemo.builtInURLs(photos: photos),
                                      interval: options.publishInterval),
-            OutlineDemo.descriptor(catalog: try MountainCatalog.bundled()),
+            OutlineDemo.descriptor(catalog: bundled),
         ]
     }
 

@@ -24,7 +24,7 @@ public final class OutlineDemo: Demo {
     public static let name = "outline"
 
     public static func descriptor(catalog: MountainCatalog) -> DemoDescriptor {
-        let tree = HeightOutline(catalog: catalog)
+        let tree = SharedTree(catalog: catalog)
         let item = ActionDescriptor.Parameter(name: "item", type: "string", required: true,
                                               description: "A band (h8000-8999, h8800-8899) or a mountain id (m0001) shown in the outline")
         return DemoDescriptor(
@@ -38,7 +38,23 @@ public final class OutlineDemo: Demo {
                 ActionDescriptor(name: "toggle", description: "Expand a collapsed band, collapse an expanded one", parameters: [item]),
             ],
             example: ExampleRequest(action: "expand", body: #"{"item":"h8000-8999"}"#),
-            make: { OutlineDemo(tree: tree) })
+            make: { OutlineDemo(tree: tree.tree) })
+    }
+
+    /// The tree, built when a session first needs it and then shared: an app that never shows
+    /// the outline (every test app builds the demo table) does not pay for it.
+    private final class SharedTree: Sendable {
+        private let catalog: MountainCatalog
+        private let built = Mutex<HeightOutline?>(nil)
+        init(catalog: MountainCatalog) { self.catalog = catalog }
+        var tree: HeightOutline {
+            built.withLock { built in
+                if let built { return built }
+                let tree = HeightOutline(catalog: catalog)
+                built = tree
+                return tree
+            }
+        }
     }
 
     /// How often each handler ran (for the status, the API's item data and the tests).
