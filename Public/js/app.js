@@ -11,6 +11,7 @@ import { bindActions, reportViewport } from "./actions.js";
 import { bindReordering } from "./reorder.js";
 import { postJSON } from "./post.js";
 import { nextSeq } from "./seq.js";
+import { bindTree } from "./tree.js";
 
 /**
  * A page whose URL asked for a view of the list (`?q=` of the search form) shows it without
@@ -52,6 +53,7 @@ async function start() {
 
   model.seed(view.adopt(), { w: container.clientWidth, h: container.offsetHeight }, Number(container.dataset.itemCount) || 0);
   stats.domCells = view.elements.size;
+  const tree = bindTree(container, view, model, demo); // null unless the page is an outline
   await applyPreview(demo, container);
 
   const reporter = reportViewport(demo, measure, model, container);
@@ -83,7 +85,7 @@ async function start() {
   bindReordering(demo, view, model, actions);
 
   window.diffableWeb = {
-    stats, model, view, stream, measure,
+    stats, model, view, stream, measure, tree,
     reportedViewport: () => reporter.reported,
     viewportSettled: () => reporter.settled(),
   };

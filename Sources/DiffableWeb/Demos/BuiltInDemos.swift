@@ -34,19 +34,20 @@ public enum BuiltInDemos {
     private static let tables = Mutex<[Options: [DemoDescriptor]]>([:])
 
     private static func makeTable(_ options: Options, logger: Logger) throws -> [DemoDescriptor] {
-        var catalog = try MountainCatalog.bundled()
-        if let mountainCount = options.mountainCount { catalog = catalog.scaled(to: mountainCount) }
+        let bundled = try MountainCatalog.bundled()  // parsed once per process
+        let catalog = options.mountainCount.map { bundled.scaled(to: $0) } ?? bundled
         let photos = try options.photosDirectory.map { try PhotoLibrary.folder($0, logger: logger) }
-            ?? PhotoLibrary.generated(captions: catalog.mountains.prefix(300).map(\.name))
+            ?? PhotoLibrary.generated(captions: bundled.mountains.prefix(300).map(\.name))
         return [
             MountainsDemo.descriptor(catalog: catalog),
             NumbersDemo.descriptor,
             PhotosDemo.descriptor(library: photos, imageLatency: options.imageLatency),
             URLStreamDemo.descriptor(urls: URLStreamDemo.builtInURLs(photos: photos),
                                      interval: options.publishInterval),
-            DestinationsDemo.descriptor(places: catalog.mountains.prefix(200).map { ($0.name, $0.height) },
+            DestinationsDemo.descriptor(places: bundled.mountains.prefix(200).map { ($0.name, $0.height) },
                                         assetLatency: options.assetLatency),
-            ExploreDemo.descriptor(catalog: catalog),
+            ExploreDemo.descriptor(catalog: bundled),
+            OutlineDemo.descriptor(catalog: bundled),
         ]
     }
 
