@@ -52,9 +52,12 @@ public final class URLStreamDemo: Demo {
         self.interval = interval
     }
 
+    /// The first batch, as if the publisher had just sent it: the first dozen URLs of the set (a
+    /// page never opens on an empty list; later batches are random).
     public func initialSnapshot() -> Snapshot<String, String> {
         var snapshot = Snapshot<String, String>()
         try? snapshot.appendSections([Self.section])  // a constant identifier: cannot fail
+        try? snapshot.appendItems(Array(urls.prefix(12)))  // unique: the set has no duplicates
         return snapshot
     }
 

@@ -1,0 +1,22 @@
+"""axe-core on every demo page after its client has taken over (serious and critical rules)."""
+import pytest
+from selenium.webdriver.common.by import By
+
+from helpers import wait_for_client, wait_settled
+
+DEMOS = ["numbers", "photos", "urls", "destinations", "explore"]
+
+
+@pytest.mark.parametrize("demo", DEMOS)
+def test_demo_page_passes_axe(driver, server, demo):
+    axe_module = pytest.importorskip("axe_selenium_python")
+    driver.get(f"{server}/demos/{demo}")
+    wait_for_client(driver)
+    wait_settled(driver)
+    if demo == "numbers":
+        driver.find_element(By.ID, "edit-toggle").click()  # the drag handles and row buttons show
+    axe = axe_module.Axe(driver)
+    axe.inject()
+    results = axe.run()
+    serious = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+    assert serious == [], axe.report(serious)
