@@ -77,6 +77,15 @@ struct DemoRegistrationTests {
         #expect(await visitor.send(.get, "/demos/mountains").status == .notFound, "only the registered demos exist")
     }
 
+    @Test("a parameter with a fixed set of values is a menu on the generic page, and listed with its choices")
+    func choices() async throws {
+        let visitor = Visitor(try await makeApp())
+        let page = await visitor.send(.get, "/demos/explore")
+        #expect(page.text.contains(#"<select id="shuffle-section" name="section" required><option>featured</option><option>new</option><option>all</option></select>"#))
+        let actions = await visitor.send(.get, "/demos/explore/actions")
+        #expect(actions.text.contains(#""choices":["featured","new","all"]"#))
+    }
+
     @Test("a missing template, a repeated name or a name that is not a path segment stop the app at start, naming the culprit")
     func badRegistrations() async throws {
         await #expect { try await app([TinyDemo.descriptor(templates: ["cells/nowhere"])]) } throws: { error in

@@ -276,8 +276,11 @@ public struct ActionDescriptor: Sendable, Codable, Equatable {
         public var type: String
         public var required: Bool
         public var description: String
-        public init(name: String, type: String, required: Bool, description: String) {
+        /// The values it takes, when they are a fixed set (the generic page shows a menu).
+        public var choices: [String]?
+        public init(name: String, type: String, required: Bool, description: String, choices: [String]? = nil) {
             self.name = name; self.type = type; self.required = required; self.description = description
+            self.choices = choices
         }
     }
     public var name: String

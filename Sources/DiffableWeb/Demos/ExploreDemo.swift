@@ -30,8 +30,8 @@ public final class ExploreDemo: Demo {
             cellTemplates: ["cells/explore-card", "cells/mountain", "cells/header"],
             actions: [
                 ActionDescriptor(name: "shuffle", description: "Shuffle one section's items (they slide to their new places)",
-                                 parameters: [.init(name: "section", type: "string", required: true,
-                                                    description: Section.allCases.map(\.rawValue).joined(separator: ", "))]),
+                                 parameters: [.init(name: "section", type: "string", required: true, description: "The section to shuffle",
+                                                    choices: Section.allCases.map(\.rawValue))]),
             ],
             example: ExampleRequest(action: "shuffle", body: #"{"section":"featured"}"#),
             assets: .generated { name in pictures.svg(for: name).map { DemoAsset(contentType: "image/svg+xml", bytes: $0) } },

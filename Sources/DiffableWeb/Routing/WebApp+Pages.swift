@@ -37,9 +37,15 @@ extension WebApp {
         let buttons = descriptor.actions.map { action -> [String: Any] in
             ["action": action.name, "title": action.buttonTitle,
              "url": "/demos/\(descriptor.name)/actions/\(action.name)",
-             "fields": action.parameters.filter(\.required).map { parameter in
-                 ["field": parameter.name, "label": parameter.description,
-                  "inputType": parameter.type == "integer" ? "number" : "text", "formID": "\(action.name)-\(parameter.name)"]
+             "fields": action.parameters.filter(\.required).map { parameter -> [String: Any] in
+                 var field: [String: Any] = ["field": parameter.name, "label": parameter.description,
+                                             "inputType": parameter.type == "integer" ? "number" : "text",
+                                             "formID": "\(action.name)-\(parameter.name)"]
+                 if let choices = parameter.choices, !choices.isEmpty {
+                     field["choices"] = choices.map { ["choice": $0] }
+                     field["hasChoices"] = true
+                 }
+                 return field
              }]
         }
         var context: [String: Any] = [

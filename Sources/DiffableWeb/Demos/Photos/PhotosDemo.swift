@@ -23,8 +23,8 @@ public final class PhotosDemo: Demo {
             cellTemplates: ["cells/photo"],
             actions: [
                 ActionDescriptor(name: "setLayout", description: "Switch the layout; every cell animates to its new frame",
-                                 parameters: [.init(name: "layout", type: "string", required: true,
-                                                    description: PhotoLayout.allCases.map(\.rawValue).joined(separator: ", "))]),
+                                 parameters: [.init(name: "layout", type: "string", required: true, description: "The layout",
+                                                    choices: PhotoLayout.allCases.map(\.rawValue))]),
                 ActionDescriptor(name: "loadMore", description: "loadData(): append the next page of 30 photos"),
                 ActionDescriptor(name: "clear", description: "Apply an empty snapshot; the next loadData() starts again from page 1"),
             ],
