@@ -42,6 +42,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // SQLite, as Debian ships it: the embedded store that keeps sessions across restarts.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // Swift HTTP + server-sent events over libmicrohttpd; knows nothing of lists.
         .target(
             name: "MicroHTTP",
@@ -51,7 +57,7 @@ let package = Package(
         .target(
             name: "DiffableWeb",
             dependencies: [
-                "DiffableDataSources", "CompositionalLayout", "MicroHTTP",
+                "DiffableDataSources", "CompositionalLayout", "MicroHTTP", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],

@@ -29,8 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_server(binary):
-    process = subprocess.Popen([str(binary), "--host", "127.0.0.1", "--port", "0", "--log-level", "warning"],
+def start_server(binary, state_dir=None):
+    # --memory-only unless asked: this measures the live path; --store measures it with the
+    # SQLite store saving every change (see BENCHMARKS.md).
+    storage = ["--state-dir", state_dir] if state_dir else ["--memory-only"]
+    process = subprocess.Popen([str(binary), "--host", "127.0.0.1", "--port", "0", "--log-level", "warning", *storage],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -197,13 +200,15 @@ def main():
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--samples", type=int, default=200, help="event-latency samples per size")
     parser.add_argument("--sizes", default="1000,10000")
+    parser.add_argument("--store", action="store_true", help="save every change in a fresh SQLite store (default: memory only)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is missing (apt-get install -y wrk)")
     binary = Path(args.binary)
     print(f"binary: {binary}{'' if 'release' in str(binary) else '  (DEBUG build: not representative)'}",
           file=sys.stderr)
-    process, port = start_server(binary)
+    state = tempfile.mkdtemp(prefix="dw-state-") if args.store else None
+    process, port = start_server(binary, state)
     rows = []
     try:
         with tempfile.TemporaryDirectory(prefix="api-load.") as scratch:

@@ -256,7 +256,7 @@ def main():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
     port = free_port()
-    server = subprocess.Popen([args.binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning",
+    server = subprocess.Popen([args.binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning", "--memory-only",
                                "--max-sessions", "20000", "--connections-per-address", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     global SERVER_PID
     SERVER_PID = server.pid

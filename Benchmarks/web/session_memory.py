@@ -42,7 +42,7 @@ def main():
     parser.add_argument("--binary", default=".build/release/diffable-web")
     parser.add_argument("--sessions", type=int, default=10_000)
     args = parser.parse_args()
-    server = subprocess.Popen([args.binary, "--port", "0", "--log-level", "warning", "--max-sessions", str(args.sessions)],
+    server = subprocess.Popen([args.binary, "--port", "0", "--log-level", "warning", "--memory-only", "--max-sessions", str(args.sessions)],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))

@@ -54,6 +54,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Milliseconds between the URL publisher's batches: a range (1000-3000) or one value.")
     var publishInterval = "1000-3000"
 
+    @Option(help: "Where sessions are saved so that they survive a restart (an SQLite file in this directory).")
+    var stateDir = ".state"
+
+    @Flag(help: "Keep sessions in memory only (nothing is saved; a restart forgets them).")
+    var memoryOnly = false
+
     @Flag(help: "Enable test-only endpoints (POST /__test/drop-streams).")
     var testHooks = false
 
@@ -106,6 +112,7 @@ struct Serve: AsyncParsableCommand {
         configuration.maximumSessions = maxSessions
         configuration.sessionIdleTimeout = .seconds(max(1, sessionTimeout) * 60)
         configuration.testHooks = testHooks
+        configuration.stateDirectory = memoryOnly ? nil : stateDir
         guard let cookieSecurity = CookieSecurity(rawValue: secureCookies.lowercased()) else {
             throw ValidationError("--secure-cookies takes off, on or forwarded")
         }

@@ -2,6 +2,7 @@
 headless Chromium through Selenium. Each test gets its own browser, hence its own session."""
 import os
 import socket
+import shutil
 import subprocess
 import time
 import urllib.request
@@ -29,6 +30,12 @@ def free_port():
         return s.getsockname()[1]
 
 
+def fresh_state_directory():
+    state = SCRATCH / "state"
+    shutil.rmtree(state, ignore_errors=True)
+    return state
+
+
 @pytest.fixture(scope="session")
 def server():
     """The base URL of a running server (started once for the whole run, with test hooks)."""
@@ -37,7 +44,9 @@ def server():
     log = open(SCRATCH / "server.log", "wb")
     process = subprocess.Popen(
         # Every test client is one address (127.0.0.1): no per-address cap (see README, Limits).
-        [str(BINARY), "--host", "127.0.0.1", "--port", str(port), "--test-hooks", "--connections-per-address", "0"],
+        # A fresh store per run: the tests exercise the saving path too.
+        [str(BINARY), "--host", "127.0.0.1", "--port", str(port), "--test-hooks", "--connections-per-address", "0",
+         "--state-dir", str(fresh_state_directory())],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

@@ -224,6 +224,21 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
         return update
     }
 
+    /// Makes `snapshot` current at `version` without an update: a data source brought back from
+    /// storage (a restarted server's list) continues its versions instead of starting at 1.
+    /// Observers are not called; outlines and handlers are left as they are.
+    /// - Precondition: `version` ≥ 0.
+    public func restore(_ snapshot: Snapshot<SectionID, ItemID>, version: Int) {
+        applyGate.withLock { _ in
+            let current = snapshot.clearingMarks().stampedForJournal()
+            state.withLock { state in
+                state.snapshot = current
+                state.version = max(0, version)
+                state.sectionSnapshots = [:]
+            }
+        }
+    }
+
     func commitSectionSnapshot(_ outline: SectionSnapshot<ItemID>, to section: SectionID, animating: Bool) throws(DataSourceError) -> Update {
         var snapshot = state.withLock { $0.snapshot }
         do {

@@ -36,7 +36,9 @@ public final class WebApp: Sendable {
         renderer = try await Renderer(templatesDirectories: [configuration.templatesDirectory] + configuration.extraTemplatesDirectories,
                                       required: demos.flatMap(\.templates))
         staticFiles = StaticFiles(root: URL(fileURLWithPath: configuration.publicDirectory), cacheControl: "no-cache")
-        sessions = SessionStore(maximumCount: configuration.maximumSessions, idleTimeout: configuration.sessionIdleTimeout)
+        let store = try configuration.stateDirectory.map { try SQLiteStateStore(directory: $0) }
+        sessions = SessionStore(maximumCount: configuration.maximumSessions, idleTimeout: configuration.sessionIdleTimeout,
+                                store: store, logger: logger)
         guard let document = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
             throw ConfigurationError.missingResource("openapi.json")
         }
@@ -78,6 +80,13 @@ public final class WebApp: Sendable {
             }
             let expired = sessions.sweep()
             if expired > 0 { logger.debug("expired \(expired) idle sessions") }
+        }
+    }
+
+    /// Writes every deferred save (a search typed in the last 250 ms): a stop loses nothing.
+    public func flushSaves() async {
+        for session in sessions.all {
+            for list in session.existingLists.values { await list.flushPendingSave() }
         }
     }
 

@@ -9,6 +9,9 @@ public struct WebConfiguration: Sendable {
     public var extraTemplatesDirectories: [String] = []
     /// The lists the app serves, at `/demos/<name>`, in the order the index shows them.
     public var demos: [DemoDescriptor]
+    /// Where sessions and their lists are saved, so that they outlive a restart (an SQLite file
+    /// in this directory); `nil` keeps them in memory only.
+    public var stateDirectory: String?
     /// At most this many sessions; the one idle the longest is evicted to make room.
     public var maximumSessions = 10_000
     /// Sessions without an open stream for this long are dropped.

@@ -61,6 +61,16 @@ public protocol Demo: AnyObject, Sendable {
 
     /// The number of open streams changed (a publisher that runs only while someone watches).
     func streamCountDidChange(_ count: Int)
+
+    /// What the demo keeps besides its snapshot, for a server restart (a query, a counter, a
+    /// layout): saved with the snapshot after every change. Default: nothing.
+    func persistentState() -> [String: String]
+
+    /// Takes back a saved state (before the list's saved snapshot is restored). Default: nothing.
+    func restore(state: [String: String])
+
+    /// Whether the list is saved at all (false for state the store cannot hold yet).
+    var persistsList: Bool { get }
 }
 
 extension Demo {
@@ -80,6 +90,9 @@ extension Demo {
     public var observesWindows: Bool { false }
     public func windowDidChange(_ window: WindowItems) {}
     public func streamCountDidChange(_ count: Int) {}
+    public func persistentState() -> [String: String] { [:] }
+    public func restore(state: [String: String]) {}
+    public var persistsList: Bool { true }
 }
 
 /// What a cell on the page is: an item of the snapshot, or a supplementary view the layout
@@ -286,8 +299,20 @@ public struct ActionDescriptor: Sendable, Codable, Equatable {
     public var name: String
     public var description: String
     public var parameters: [Parameter]
-    public init(name: String, description: String, parameters: [Parameter] = []) {
-        self.name = name; self.description = description; self.parameters = parameters
+    /// It changes only what a person is looking at (a search query): with a store, its changes
+    /// are saved within 250 ms, coalesced, rather than before the answer.
+    public var viewOnly: Bool
+    public init(name: String, description: String, parameters: [Parameter] = [], viewOnly: Bool = false) {
+        self.name = name; self.description = description; self.parameters = parameters; self.viewOnly = viewOnly
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, description, parameters }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try container.decode(String.self, forKey: .name),
+                  description: try container.decode(String.self, forKey: .description),
+                  parameters: try container.decode([Parameter].self, forKey: .parameters))
     }
 
     /// The label of the action's button on a page: `removeLast` → “Remove last”.

@@ -228,6 +228,27 @@ public final class DestinationsDemo: Demo {
 
     public func pageValues() -> [String: String] { [:] }
 
+    /// The posts this session liked, with their counts (`liked:post-0002` = `12`).
+    public func persistentState() -> [String: String] {
+        state.withLock { state in
+            var saved: [String: String] = [:]
+            for post in state.posts.values where post.liked { saved["liked:" + post.id] = String(post.likes) }
+            return saved
+        }
+    }
+
+    public func restore(state saved: [String: String]) {
+        state.withLock { state in
+            for (key, value) in saved where key.hasPrefix("liked:") {
+                let id = String(key.dropFirst(6))
+                guard var post = state.posts[id], let likes = Int(value), likes >= 0 else { continue }
+                post.liked = true
+                post.likes = likes
+                state.posts[id] = post
+            }
+        }
+    }
+
     /// The prefetch counters (tests and the API's `GET …/snapshot` status).
     var counters: Counters { state.withLock { $0.counters } }
 

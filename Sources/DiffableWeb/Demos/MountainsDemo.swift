@@ -16,7 +16,8 @@ public final class MountainsDemo: Demo {
             pageTemplate: "demos/mountains",
             cellTemplates: ["cells/mountain"],
             actions: [ActionDescriptor(name: "search", description: "performQuery: show the mountains whose name contains the query, sorted by name",
-                                       parameters: [.init(name: "query", type: "string", required: false, description: "Case-insensitive text; empty shows all")])],
+                                       parameters: [.init(name: "query", type: "string", required: false, description: "Case-insensitive text; empty shows all")],
+                                       viewOnly: true)],
             example: ExampleRequest(action: "search", body: #"{"query":"ben"}"#),
             pageQuery: PageQuery(name: "q", action: "search", parameter: "query"),
             make: { MountainsDemo(shared: shared) })
@@ -86,6 +87,12 @@ public final class MountainsDemo: Demo {
     }
 
     public func pageValues() -> [String: String] { ["query": query.withLock { $0 }] }
+
+    public func persistentState() -> [String: String] { ["query": query.withLock { $0 }] }
+
+    public func restore(state: [String: String]) {
+        if let saved = state["query"] { query.withLock { $0 = Self.filter(saved) } }
+    }
 
     /// `?q=` of the no-JavaScript search form, shown without being written.
     public func pagePreview(query parameters: [String: String]) -> PagePreview? {

@@ -223,4 +223,13 @@ public final class NumbersDemo: Demo {
     }
 
     public func pageValues() -> [String: String] { [:] }
+
+    public func persistentState() -> [String: String] {
+        ["next": String(nextNumber.withLock { $0 }), "reorders": String(reorders.withLock { $0 })]
+    }
+
+    public func restore(state: [String: String]) {
+        if let next = state["next"].flatMap(Int.init), Self.numberRange.contains(next) { nextNumber.withLock { $0 = next } }
+        if let count = state["reorders"].flatMap(Int.init), count >= 0 { reorders.withLock { $0 = count } }
+    }
 }

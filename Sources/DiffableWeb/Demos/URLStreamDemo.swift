@@ -144,6 +144,17 @@ public final class URLStreamDemo: Demo {
 
     public func pageValues() -> [String: String] { ["paused": state.withLock { $0.paused } ? "true" : ""] }
 
+    public func persistentState() -> [String: String] {
+        state.withLock { ["paused": $0.paused ? "true" : "false", "batches": String($0.batches)] }
+    }
+
+    public func restore(state saved: [String: String]) {
+        state.withLock { state in
+            state.paused = saved["paused"] == "true"
+            if let batches = saved["batches"].flatMap(Int.init), batches >= 0 { state.batches = batches }
+        }
+    }
+
     // MARK: The publisher
 
     public func attach(_ list: ListHandle) { self.list.withLock { $0 = list } }

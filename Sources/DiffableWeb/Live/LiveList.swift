@@ -26,7 +26,16 @@ final class LiveList: Sendable {
     let dataSource = DiffableDataSource<String, String>()
     let renderer: Renderer
     /// Tags this list's event ids, so that a client of another list's run resyncs.
-    let epoch = ListEpoch.random()
+    let epoch: ListEpoch
+    /// Saves the list after every change (inside the writer, so before the change's request is
+    /// answered); `nil` when nothing is stored.
+    private let persist: (@Sendable (StoredList) -> Void)?
+    /// Set by ``perform`` while a view-only action (a search) applies: its save is deferred.
+    private let deferSave = Atomic(false)
+    /// The newest deferred save, and whether a flush is scheduled.
+    private let pendingSave = Mutex<(list: StoredList?, scheduled: Bool)>((nil, false))
+    /// How long a view-only change may wait to be saved.
+    static let viewOnlySaveDelay: Duration = .milliseconds(200)
     /// The one serialized writer (see the type's documentation).
     let writer = AsyncGate()
 
@@ -70,13 +79,37 @@ final class LiveList: Sendable {
     /// Off while the initial snapshot is applied: nobody follows the list yet, so no event is built.
     private let publishing = Atomic(false)
 
-    init(descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int) {
+    /// A list with its demo's initial snapshot (version 1), or, with `restoring`, the list a
+    /// previous run of the server saved: the same snapshot, version, epoch and demo state.
+    init(descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int,
+         restoring stored: StoredList? = nil, persist: (@Sendable (StoredList) -> Void)? = nil) {
         self.descriptor = descriptor
         self.demo = descriptor.make()
         self.renderer = renderer
         self.state = Mutex(State(log: EventLog(capacity: logCapacity), container: container))
+        let demo = self.demo
+        let restored = stored.flatMap { stored -> (Snapshot<String, String>, Int, String)? in
+            guard demo.persistsList, stored.version >= 1 else { return nil }
+            var snapshot = Snapshot<String, String>()
+            do {
+                for section in stored.sections {
+                    try snapshot.appendSections([section.id])
+                    try snapshot.appendItems(section.items, toSection: section.id)
+                }
+            } catch {
+                return nil  // a damaged row: the list starts afresh
+            }
+            demo.restore(state: stored.state)
+            return (snapshot, stored.version, stored.epoch)
+        }
+        epoch = restored.map { ListEpoch(value: $0.2) } ?? ListEpoch.random()
+        self.persist = demo.persistsList ? persist : nil
         dataSource.addObserver { [weak self] update in self?.didApply(update) }
-        dataSource.apply(demo.initialSnapshot(), animatingDifferences: false)
+        if let (snapshot, version, _) = restored {
+            dataSource.restore(snapshot, version: version)
+        } else {
+            dataSource.apply(demo.initialSnapshot(), animatingDifferences: false)
+        }
         publishing.store(true, ordering: .releasing)
         // Nobody can have missed the first apply (a first stream gets a snapshot): the log keeps
         // only its version, as the point replays start from.
@@ -159,6 +192,18 @@ final class LiveList: Sendable {
         try await writer.run(body)
     }
 
+    /// Writes a deferred save now (through the writer, so never after a newer save).
+    func flushPendingSave() async {
+        try? await writer.run {
+            let list = self.pendingSave.withLock { pending -> StoredList? in
+                pending.scheduled = false
+                defer { pending.list = nil }
+                return pending.list
+            }
+            if let list { self.persist?(list) }
+        }
+    }
+
     /// Runs a demo action. A `seq` not newer than the newest one applied for the same
     /// `client` is ignored (the last keystroke wins).
     /// - Returns: the version after the action.
@@ -173,6 +218,9 @@ final class LiveList: Sendable {
                 }
                 if stale { return (self.dataSource.version, nil) }
             }
+            let viewOnly = self.descriptor.actions.first { $0.name == action }?.viewOnly ?? false
+            self.deferSave.store(viewOnly, ordering: .relaxed)
+            defer { self.deferSave.store(false, ordering: .relaxed) }
             let report = try self.demo.performReporting(action, parameters: parameters, on: self.dataSource)
             return (self.dataSource.version, report)
         }
@@ -325,6 +373,33 @@ final class LiveList: Sendable {
 
     private func didApply(_ update: DataSourceUpdate<String, String>) {
         guard publishing.load(ordering: .acquiring) else { return }
+        if let persist {
+            let snapshot = update.snapshot
+            let record = StoredList(demo: descriptor.name, version: update.version, epoch: epoch.value,
+                                    sections: snapshot.sectionIdentifiers.map { section in
+                                        .init(id: section, items: (try? snapshot.itemIdentifiers(inSection: section)) ?? [])
+                                    },
+                                    state: demo.persistentState())
+            if deferSave.load(ordering: .relaxed) {
+                // A search: saved within 250 ms, the newest of a burst of keystrokes only.
+                let schedule = pendingSave.withLock { pending -> Bool in
+                    pending.list = record
+                    defer { pending.scheduled = true }
+                    return !pending.scheduled
+                }
+                if schedule {
+                    Task { [weak self] in
+                        try? await Task.sleep(for: Self.viewOnlySaveDelay)
+                        await self?.flushPendingSave()
+                    }
+                }
+            } else {
+                // Anything else is on disk before its request is answered; a deferred save of an
+                // older state has nothing left to write.
+                pendingSave.withLock { $0.list = nil }
+                persist(record)
+            }
+        }
         var windows: [(stream: String, held: [String: WireFrame])] = []
         let sends = state.withLock { state -> [Send] in
             state.snapshotBody = nil

@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 /// Every live session, bounded in number and in idle time.
@@ -22,10 +23,15 @@ final class SessionStore: Sendable {
         var shared: [SessionID: SessionID] = [:]
     }
     private let state = Mutex(State())
+    /// Where sessions outlive the process (`nil`: memory only).
+    let store: (any StateStore)?
+    private let logger: Logger
 
-    init(maximumCount: Int, idleTimeout: Duration) {
+    init(maximumCount: Int, idleTimeout: Duration, store: (any StateStore)? = nil, logger: Logger = Logger(label: "DiffableWeb")) {
         self.maximumCount = max(1, maximumCount)
         self.idleTimeout = idleTimeout
+        self.store = store
+        self.logger = logger
     }
 
     var count: Int { state.withLock { $0.order.count } }
@@ -39,17 +45,34 @@ final class SessionStore: Sendable {
         return (create(now: now), true)
     }
 
-    /// A session by its public share id (for scripts attaching to a browser's session).
+    /// A session by its public share id (for scripts attaching to a browser's session); one a
+    /// previous run saved is brought back.
     func lookup(shareID: SessionID, now: ContinuousClock.Instant = .now) -> Session? {
-        state.withLock { state in
+        let found = state.withLock { state -> Session? in
             guard let id = state.shared[shareID] else { return nil }
             return state.order.touch(id, at: now)
         }
+        return found ?? revive { try $0.session(shareID: shareID) }
     }
 
-    /// An existing session by its cookie secret.
+    /// An existing session by its cookie secret; one a previous run saved is brought back.
     func lookup(_ id: SessionID, now: ContinuousClock.Instant = .now) -> Session? {
-        state.withLock { $0.order.touch(id, at: now) }
+        state.withLock { $0.order.touch(id, at: now) } ?? revive { try $0.session(id: id) }
+    }
+
+    /// A saved session, made live again (or the live one, if another request revived it first).
+    private func revive(_ load: (any StateStore) throws -> StoredSession?, now: ContinuousClock.Instant = .now) -> Session? {
+        guard let store else { return nil }
+        let stored: StoredSession?
+        do {
+            stored = try load(store)
+        } catch {
+            logger.error("could not read a saved session", metadata: ["error": "\(error)"])
+            return nil
+        }
+        guard let stored else { return nil }
+        let session = Session(id: stored.id, shareID: stored.shareID, now: now, store: store, saved: stored.lists, logger: logger)
+        return insert(session, now: now)
     }
 
     /// Marks a session as seen now (heartbeats do, for sessions with open streams).
@@ -58,8 +81,22 @@ final class SessionStore: Sendable {
     }
 
     func create(now: ContinuousClock.Instant = .now) -> Session {
-        let session = Session(id: .random(), shareID: .random(), now: now)
-        let evicted = state.withLock { state -> Session? in
+        let session = Session(id: .random(), shareID: .random(), now: now, store: store, logger: logger)
+        if let store {
+            do {
+                try store.saveSession(id: session.id, shareID: session.shareID)
+            } catch {
+                logger.error("could not save a new session", metadata: ["error": "\(error)"])
+            }
+        }
+        return insert(session, now: now)
+    }
+
+    /// Adds a session as the newest, evicting the longest idle when full (an evicted session
+    /// stays saved: a later request brings it back). Returns the live session for its id.
+    private func insert(_ session: Session, now: ContinuousClock.Instant) -> Session {
+        let (live, evicted) = state.withLock { state -> (Session, Session?) in
+            if let existing = state.order.touch(session.id, at: now) { return (existing, nil) }
             var victim: Session?
             if state.order.count >= maximumCount {
                 // The longest idle, preferring one without an open stream among the first few.
@@ -73,10 +110,10 @@ final class SessionStore: Sendable {
             }
             state.order.insertNewest(session.id, session, at: now)
             state.shared[session.shareID] = session.id
-            return victim
+            return (session, victim)
         }
         evicted?.closeStreams()
-        return session
+        return live
     }
 
     /// Drops sessions idle longer than the timeout; a session with an open stream is not idle
@@ -98,7 +135,14 @@ final class SessionStore: Sendable {
             }
             return expired
         }
-        for session in expired { session.closeStreams() }
+        for session in expired {
+            session.closeStreams()
+            do {
+                try store?.deleteSession(id: session.id)
+            } catch {
+                logger.error("could not delete an expired session", metadata: ["error": "\(error)"])
+            }
+        }
         return expired.count
     }
 

@@ -179,6 +179,10 @@ public final class OutlineDemo: Demo {
 
     public func pageValues() -> [String: String] { [:] }
 
+    /// Not saved yet: the store keeps a list's rows, not the outline's tree, so after a restart
+    /// the outline starts again from its top level.
+    public var persistsList: Bool { false }
+
     /// Gives the data source its handlers and outline as soon as the list exists.
     public func attach(_ list: ListHandle) {
         Task {

@@ -125,6 +125,18 @@ public final class PhotosDemo: Demo {
         return values
     }
 
+    public func persistentState() -> [String: String] {
+        state.withLock { ["layout": $0.layout.rawValue, "nextPage": String($0.nextPage)] }
+    }
+
+    /// The layout and the next page come back; images load again (their cells start as placeholders).
+    public func restore(state saved: [String: String]) {
+        state.withLock { state in
+            if let layout = saved["layout"].flatMap(PhotoLayout.init(rawValue:)) { state.layout = layout }
+            if let page = saved["nextPage"].flatMap(Int.init), page >= 0 { state.nextPage = page }
+        }
+    }
+
     // MARK: loadData()
 
     /// The seed's `loadData()`: appends the next page to the current snapshot, adding the

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTestSupport
+import MicroHTTP
+import Testing
+@testable import DiffableWeb
+
+/// Sessions that outlive the process (issue 13, the embedded store): everything a client was
+/// answered 2xx for is in SQLite, and a new app on the same directory brings it back.
+@Suite("Live persistence: a restart keeps every session's lists, versions and demo state")
+struct LivePersistenceTests {
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dw-state-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func items(_ visitor: Visitor, _ demo: String) -> [String] {
+        visitor.list(demo)?.dataSource.snapshot().itemIdentifiers ?? []
+    }
+
+    @Test("numbers, a search, a like, a layout and an API operation survive a restart; versions continue")
+    func restart() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await makeApp { $0.stateDirectory = directory.path }
+        let visitor = Visitor(first)
+        await visitor.send(.get, "/demos/numbers")
+        await visitor.send(.post, "/demos/numbers/actions/append", json: #"{"count":3}"#)
+        await visitor.send(.post, "/demos/numbers/actions/reorder", json: #"{"item":"n2","to":4}"#)
+        await visitor.send(.post, "/demos/mountains/actions/search", json: #"{"query":"ben"}"#)
+        await visitor.send(.post, "/demos/destinations/actions/like", json: #"{"post":"post-0002"}"#)
+        await visitor.send(.post, "/demos/photos/actions/setLayout", json: #"{"layout":"grid"}"#)
+        let cookie = try #require(visitor.cookie)
+        let share = try #require(first.shareID(cookie: cookie))
+        let operation = await first.handle(Request(method: .post, target: "/api/sessions/\(share)/demos/numbers/operations",
+                                                   headers: ["Content-Type": "application/json"],
+                                                   body: Array(#"{"operations":[{"op":"moveItem","item":"n8","beforeItem":"n1"}]}"#.utf8)))
+        #expect(operation.status == .ok)
+        let numbers = items(visitor, "numbers"), numbersVersion = visitor.list("numbers")?.version
+        let mountains = items(visitor, "mountains"), mountainsVersion = visitor.list("mountains")?.version
+        #expect(numbers.first == "n8" && numbers.count == 8 && mountains.count > 0 && mountains.count < 100)
+        await first.flushSaves()  // a stop writes the search typed in the last 250 ms
+
+        let second = try await makeApp { $0.stateDirectory = directory.path }
+        let returning = Visitor(second)
+        returning.cookie = visitor.cookie
+        let page = await returning.send(.get, "/demos/numbers")
+        #expect(page.sessionCookie == nil, "the same session, not a new one")
+        #expect(items(returning, "numbers") == numbers && returning.list("numbers")?.version == numbersVersion)
+        await returning.send(.get, "/demos/mountains")
+        #expect(items(returning, "mountains") == mountains && returning.list("mountains")?.version == mountainsVersion)
+        #expect(returning.list("mountains")?.demo.pageValues()["query"] == "ben")
+        await returning.send(.get, "/demos/destinations")
+        #expect(returning.list("destinations")?.demo.data(for: "post-0002")?["liked"] == "true")
+        let photos = await returning.send(.get, "/demos/photos")
+        #expect(photos.text.contains(#"<input type="hidden" name="layout" value="grid"><button type="submit" aria-pressed="true">"#))
+        // The script's share id names it too, and versions go on from where they were.
+        let snapshot = await second.handle(Request(method: .get, target: "/api/sessions/\(share)/demos/numbers/snapshot"))
+        #expect(snapshot.json?["version"] as? Int == numbersVersion)
+        await returning.send(.post, "/demos/numbers/actions/append", json: "{}")
+        #expect(returning.list("numbers")?.version == (numbersVersion ?? 0) + 1)
+        #expect(items(returning, "numbers").last == "n9", "the next number is remembered")
+    }
+
+    @Test("an operation is on disk when it is answered; a burst of searches is saved after it, as its last query")
+    func durability() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = try await makeApp { $0.stateDirectory = directory.path }
+        let store = try SQLiteStateStore(directory: directory.path)
+        let visitor = Visitor(app)
+        await visitor.send(.post, "/demos/numbers/actions/append", json: #"{"count":2}"#)
+        let id = try #require(visitor.cookie.flatMap(SessionID.init))
+        #expect(try store.session(id: id)?.lists["numbers"]?.sections.first?.items.count == 7, "saved before the answer")
+        for query in ["k", "k2"] { await visitor.send(.post, "/demos/mountains/actions/search", json: #"{"query":"\#(query)"}"#) }
+        // Deferred by 200 ms (the timing is the scheduler's; the test only waits for it).
+        #expect(await eventually(timeout: .seconds(10)) { (try? store.session(id: id)?.lists["mountains"]?.state["query"]) == "k2" })
+        #expect(try store.session(id: id)?.lists["mountains"]?.sections.first?.items.count == 1)
+    }
+
+    @Test("an expired session is deleted from the store too")
+    func expiry() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = try await makeApp { $0.stateDirectory = directory.path; $0.sessionIdleTimeout = .seconds(60) }
+        let visitor = Visitor(app)
+        await visitor.send(.post, "/demos/numbers/actions/append", json: "{}")
+        let id = try #require(visitor.cookie.flatMap(SessionID.init))
+        let store = try SQLiteStateStore(directory: directory.path)
+        #expect(try store.session(id: id) != nil)
+        #expect(app.sessions.sweep(now: .now + .seconds(120)) == 1)
+        #expect(try store.session(id: id) == nil)
+    }
+
+    @Test("a store written by a newer build is refused at start, naming the versions")
+    func newerSchema() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try SQLiteDatabase(path: directory.appendingPathComponent("diffable-web.sqlite").path)
+        try database.execute("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (99);")
+        await #expect { try await makeApp { $0.stateDirectory = directory.path } } throws: { error in
+            "\(error)".contains("schema version 99")
+        }
+    }
+}

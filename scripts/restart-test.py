@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Sessions survive the process: a real `diffable-web` with a state directory is driven over
+HTTP, then killed with SIGKILL after its last answer; a new process on the same directory must
+show every change that was answered 2xx (same items, same version). Then a search typed right
+before a SIGTERM must be there after the restart (the stop writes what was deferred).
+
+Bounded: every request has a timeout; the servers are killed on any failure."""
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BINARY = os.environ.get("DIFFABLE_WEB_BINARY", os.path.join(ROOT, ".build", "debug", "diffable-web"))
+
+
+def fail(message):
+    print(f"restart-test: FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def start(state):
+    process = subprocess.Popen([BINARY, "--port", "0", "--log-level", "warning", "--state-dir", state],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    match = re.search(r"Listening on http://127\.0\.0\.1:(\d+)/", process.stdout.readline() or "")
+    if not match:
+        process.kill()
+        fail("the server did not start")
+    return process, int(match.group(1))
+
+
+def call(port, method, path, body=None, cookie=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if cookie:
+        headers["Cookie"] = f"dw_session={cookie}"
+    connection.request(method, path, json.dumps(body) if body is not None else None, headers)
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    is_json = (response.getheader("Content-Type") or "").startswith("application/json")
+    return response.status, (json.loads(data) if data and is_json else None), response.getheader("Set-Cookie") or ""
+
+
+def items(snapshot):
+    return [item["id"] for section in snapshot["sections"] for item in section["items"]]
+
+
+def main():
+    state = tempfile.mkdtemp(prefix="dw-restart-")
+    servers = []
+    try:
+        server, port = start(state)
+        servers.append(server)
+        status, session, _ = call(port, "POST", "/api/sessions")
+        share = session["id"]
+        root = f"/api/sessions/{share}/demos/numbers"
+        rng = random.Random(7)
+        answered = None
+        for _ in range(60):
+            _, snapshot, _ = call(port, "GET", f"{root}/snapshot")
+            ids = items(snapshot)
+            if rng.random() < 0.3 or len(ids) < 3:
+                status, body, _ = call(port, "POST", f"{root}/actions/append", {"count": rng.randint(1, 5)})
+            else:
+                a, b = rng.sample(ids, 2)
+                status, body, _ = call(port, "POST", f"{root}/operations",
+                                       {"operations": [{"op": "moveItem", "item": a, "beforeItem": b}]})
+            if status != 200:
+                fail(f"a write answered {status}: {body}")
+            answered = body["version"]
+        _, last, _ = call(port, "GET", f"{root}/snapshot")
+        if last["version"] != answered:
+            fail(f"the snapshot is at {last['version']}, the last answer said {answered}")
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=10)
+
+        server, port = start(state)
+        servers.append(server)
+        status, after, _ = call(port, "GET", f"{root}/snapshot")
+        if status != 200 or after["version"] != answered or items(after) != items(last):
+            fail(f"after kill -9: {status}, version {after and after.get('version')} (answered {answered}), "
+                 f"{len(items(after or {'sections': []}))} items (had {len(items(last))})")
+
+        # A search is saved lazily (within 250 ms); SIGTERM writes it before the process ends.
+        status, _, cookie_header = call(port, "GET", "/demos/mountains")
+        cookie = re.search(r"dw_session=([^;]+)", cookie_header).group(1)
+        call(port, "POST", "/demos/mountains/actions/search", {"query": "everest"}, cookie)
+        server.send_signal(signal.SIGTERM)
+        if server.wait(timeout=15) != 0:
+            fail(f"SIGTERM: exit {server.returncode}")
+        server, port = start(state)
+        servers.append(server)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/demos/mountains", headers={"Cookie": f"dw_session={cookie}"})
+        response = connection.getresponse()
+        html = response.read().decode()
+        if 'value="everest"' not in html or "Mount Everest" not in html:
+            fail("the search typed before SIGTERM was not kept")
+        print(f"restart-test: {answered} answered versions survived kill -9; a search survived SIGTERM")
+    finally:
+        for server in servers:
+            if server.poll() is None:
+                server.kill()
+        shutil.rmtree(state, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
