@@ -2,7 +2,7 @@
 // DiffableWeb: UIKit's diffable data sources and compositional layouts, served to the browser.
 //
 // Layers point one way:
-//   diffable-web (executable) → DiffableWeb → { DiffableDataSources, CompositionalLayout, MicroHTTP → { CMicroHTTPD, CZlib } }
+//   diffable-web (executable) → DiffableWeb → { DiffableDataSources, CompositionalLayout, CSQLite, MicroHTTP → { CMicroHTTPD, CZlib } }
 // DiffableDataSources and CompositionalLayout import nothing of ours; MicroHTTP knows nothing of lists.
 import PackageDescription
 
