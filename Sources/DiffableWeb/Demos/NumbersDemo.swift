@@ -76,6 +76,14 @@ public final class NumbersDemo: Demo {
         return CellContent(template: "cells/number", values: values)
     }
 
+    /// What a script sees of an item: its number and label, and whether it is pinned.
+    public func data(for item: String) -> [String: String]? {
+        guard let number = Self.number(of: item) else { return nil }
+        var data = ["number": number.grouped, "label": "Item \(number.grouped)"]
+        if Self.isPinned(item) { data["pinned"] = "true" }
+        return data
+    }
+
     /// `canReorderItem`: every tenth number is pinned in place (a person cannot drag it, and a
     /// script's `reorder` of it is refused); `move` and snapshot operations still move it.
     static func isPinned(_ item: String) -> Bool { number(of: item).map { $0 % 10 == 0 } ?? false }
