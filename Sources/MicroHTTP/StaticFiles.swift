@@ -138,7 +138,7 @@ public struct StaticFiles: Sendable {
     }
 
     /// `If-None-Match: "a", W/"b"` or `*` (weak comparison, as RFC 9110 asks for GET).
-    static func matches(_ header: String, etag: String) -> Bool {
+    public static func matches(_ header: String, etag: String) -> Bool {
         header.split(separator: ",").contains { candidate in
             var tag = candidate.trimmingCharacters(in: .whitespaces)
             if tag == "*" { return true }

@@ -349,25 +349,22 @@ final class LiveList: Sendable {
 
     private func sendWindow(streamID: String, window: StreamWindow) -> Bool {
         let (version, snapshot) = dataSource.versionedSnapshot()
-        let result = state.withLock { state -> (found: Bool, sends: [Send]) in
-            guard let key = state.byStreamID[streamID], var follower = state.followers[key] else { return (false, []) }
-            guard follower.window != window else { return (true, []) }
+        let result = state.withLock { state -> (found: Bool, sends: [Send], held: [String: WireFrame]) in
+            guard let key = state.byStreamID[streamID], var follower = state.followers[key] else { return (false, [], [:]) }
+            guard follower.window != window else { return (true, [], [:]) }
             follower.window = window
             let layout = layout(version: version, snapshot: snapshot, container: window.container, in: &state)
             let update = WindowUpdate(layout: layout, rect: window.rect, held: follower.held) { wireCell($0, in: snapshot).html }
             follower.held = update.held
             follower.signature = WindowUpdate.signature(of: update.held)
             state.followers[key] = follower
-            guard !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty else { return (true, []) }
+            guard !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty else { return (true, [], [:]) }
             state.windowSequence += 1
             let json = windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: false)
-            return (true, [(follower.stream, "window", epoch.wire(EventID(version: version, layout: state.windowSequence)), json)])
+            return (true, [(follower.stream, "window", epoch.wire(EventID(version: version, layout: state.windowSequence)), json)], update.held)
         }
         deliver(result.sends)
-        if !result.sends.isEmpty, let key = state.withLock({ $0.byStreamID[streamID] }),
-           let held = state.withLock({ $0.followers[key]?.held }) {
-            reportWindows([(streamID, held)], snapshot: snapshot)
-        }
+        if !result.sends.isEmpty { reportWindows([(streamID, result.held)], snapshot: snapshot) }
         return result.found
     }
 

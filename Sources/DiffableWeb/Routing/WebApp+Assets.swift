@@ -29,8 +29,7 @@ extension WebApp {
             hasher.combine(asset.bytes)
             let etag = "\"\(String(hasher.value, radix: 16))-\(asset.bytes.count)\""
             var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "public, max-age=3600"]
-            if let ifNoneMatch = request.headers["If-None-Match"],
-               ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            if let ifNoneMatch = request.headers["If-None-Match"], StaticFiles.matches(ifNoneMatch, etag: etag) {
                 return Response(status: .notModified, headers: headers)
             }
             headers["Content-Type"] = asset.contentType
