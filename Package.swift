@@ -2,7 +2,8 @@
 // DiffableWeb: UIKit's diffable data sources and compositional layouts, served to the browser.
 //
 // Layers point one way:
-//   diffable-web (executable) → DiffableWeb → { DiffableDataSources, CompositionalLayout, CSQLite, MicroHTTP → { CMicroHTTPD, CZlib } }
+//   diffable-web (executable) → DiffableWebPostgres (postgres-nio) → DiffableWeb
+//   DiffableWeb → { DiffableDataSources, CompositionalLayout, CSQLite, MicroHTTP → { CMicroHTTPD, CZlib } }
 // DiffableDataSources and CompositionalLayout import nothing of ours; MicroHTTP knows nothing of lists.
 import PackageDescription
 
@@ -15,12 +16,14 @@ let package = Package(
         .library(name: "CompositionalLayout", targets: ["CompositionalLayout"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "DiffableWeb", targets: ["DiffableWeb"]),
+        .library(name: "DiffableWebPostgres", targets: ["DiffableWebPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Pure Swift: snapshots, section snapshots, the diff, the data source.
@@ -64,11 +67,21 @@ let package = Package(
             exclude: ["Resources/mountains-SOURCES.md"],
             resources: [.copy("Resources/mountains.csv"), .copy("Resources/openapi.json")]
         ),
+        // The shared store for several server processes: PostgreSQL through postgres-nio (its
+        // own module, so that the web library and apps built on it do not build SwiftNIO).
+        .target(
+            name: "DiffableWebPostgres",
+            dependencies: [
+                "DiffableWeb",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         // The command line: parses flags, starts the server with the demos.
         .executableTarget(
             name: "diffable-web",
             dependencies: [
-                "DiffableWeb", "MicroHTTP",
+                "DiffableWeb", "DiffableWebPostgres", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiffableWeb
+import DiffableWebPostgres
 import Foundation
 import Logging
 import MicroHTTP
@@ -60,6 +61,12 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Keep sessions in memory only (nothing is saved; a restart forgets them).")
     var memoryOnly = false
 
+    @Option(help: "A PostgreSQL database that several server processes share (postgres://user@host:5432/database); replaces --state-dir.")
+    var databaseURL: String?
+
+    @Option(help: "This process's name behind a proxy: the X-DiffableWeb-Node header of every response, and in /healthz.")
+    var nodeName: String?
+
     @Flag(help: "Enable test-only endpoints (POST /__test/drop-streams).")
     var testHooks = false
 
@@ -113,6 +120,12 @@ struct Serve: AsyncParsableCommand {
         configuration.sessionIdleTimeout = .seconds(max(1, sessionTimeout) * 60)
         configuration.testHooks = testHooks
         configuration.stateDirectory = memoryOnly ? nil : stateDir
+        if let databaseURL {
+            guard !memoryOnly else { throw ValidationError("--database-url and --memory-only exclude each other") }
+            configuration.sessionStore = try await PostgresSessionStore(url: databaseURL, eventLogCapacity: configuration.eventLogCapacity,
+                                                                        logger: logger)
+        }
+        configuration.nodeName = nodeName
         guard let cookieSecurity = CookieSecurity(rawValue: secureCookies.lowercased()) else {
             throw ValidationError("--secure-cookies takes off, on or forwarded")
         }

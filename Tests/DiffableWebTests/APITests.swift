@@ -144,11 +144,11 @@ struct LiveAPIBehaviourTests {
         let live = try await LiveServer.start()
         let cookie = try await live.newSession("/demos/mountains?width=1024&height=768")
         let sessionID = try #require(SessionID(cookie))
-        let share = try #require(live.app.sessions.lookup(sessionID)?.shareID.value)
+        let share = try #require(live.app.sessions.existing(sessionID)?.shareID.value)
         let layout = object(try await get(port: live.port, "/api/sessions/\(share)/demos/mountains/layout?width=390&height=844"))
         let first = (layout["cells"] as? [[String: Any]])?.first?["frame"] as? [String: Double]
         #expect(first == ["x": 10, "y": 10, "w": 180, "h": 32])
-        let list = try #require(live.app.sessions.lookup(sessionID)?.existingLists["mountains"])
+        let list = try #require(live.app.sessions.existing(sessionID)?.existingLists["mountains"])
         #expect(list.container.width == 1024)
         await live.stop()
     }

@@ -167,7 +167,7 @@ struct LiveHardeningTests {
         let live = try await LiveServer.start()
         let id = try await Self.share(live)
         let shareID = try #require(SessionID(id))
-        let session = try #require(live.app.sessions.lookup(shareID: shareID))
+        let session = try #require(await live.app.sessions.lookup(shareID: shareID))
         #expect(session.existingLists.isEmpty)
         let described = object(try await get(port: live.port, "/api/sessions/\(id)"))
         let demos = described["demos"] as? [[String: Any]] ?? []
@@ -233,7 +233,7 @@ struct LiveBrowserSafetyTests {
         }
         #expect(live.app.sessionCount == sessionsBefore)
         let visitorID = try #require(SessionID(cookie))
-        let visitor = try #require(live.app.sessions.lookup(visitorID))
+        let visitor = try #require(live.app.sessions.existing(visitorID))
         #expect(visitor.existingList(named: "numbers")?.dataSource.snapshot().numberOfItems == 5)
         #expect(try await LiveHardeningTests.numbers(live, id).items.count == 5)
         // The page itself (same origin), and scripts (no browser headers), are served.

@@ -58,7 +58,7 @@ final class Visitor: @unchecked Sendable {
 
     /// The live list this visitor's session has for a demo.
     func list(_ demo: String) -> LiveList? {
-        guard let cookie, let id = SessionID(cookie), let session = app.sessions.lookup(id) else { return nil }
+        guard let cookie, let id = SessionID(cookie), let session = app.sessions.existing(id) else { return nil }
         return session.existingLists[demo]
     }
 }
@@ -71,13 +71,13 @@ func payload(_ event: LoggedEvent) -> [String: Any] {
 extension WebApp {
     /// The live list a session cookie has for a demo (created by a page visit or a stream).
     func sessionList(cookie: String, demo: String) -> LiveList? {
-        guard let id = SessionID(cookie), let session = sessions.lookup(id) else { return nil }
+        guard let id = SessionID(cookie), let session = sessions.existing(id) else { return nil }
         return session.existingLists[demo]
     }
 
     /// The share id (`/api/sessions/{id}`) of a session cookie.
     func shareID(cookie: String) -> String? {
         guard let id = SessionID(cookie) else { return nil }
-        return sessions.lookup(id)?.shareID.value
+        return sessions.existing(id)?.shareID.value
     }
 }

@@ -219,8 +219,8 @@ struct WebAppTests {
             try await Task.sleep(for: .milliseconds(2))
         }
         #expect(app.sessionCount == 3)
-        #expect(visitors[0].list("numbers") == nil && app.sessions.lookup(SessionID(visitors[0].cookie!)!) == nil)
-        #expect(app.sessions.lookup(SessionID(visitors[4].cookie!)!) != nil)
+        #expect(visitors[0].list("numbers") == nil && app.sessions.existing(SessionID(visitors[0].cookie!)!) == nil)
+        #expect(app.sessions.existing(SessionID(visitors[4].cookie!)!) != nil)
     }
 
     @Test("idle sessions expire")

@@ -34,6 +34,16 @@ public func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable (
     return condition()
 }
 
+/// ``eventually(timeout:_:)`` for a condition that awaits.
+public func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return await condition()
+}
+
 public struct TestSocket: Sendable {
     /// The descriptor, shared by every copy of this socket: closing one copy closes them all,
     /// and a second close is a no-op. (Closing a number twice would close whatever socket

@@ -151,6 +151,19 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
         }
     }
 
+    /// Makes `snapshot` current as version `version`, the way another copy of this data source
+    /// made it (a replica catching up: several applies elsewhere arrive as one). Observers get
+    /// the changeset from the current snapshot, as for ``apply(_:animatingDifferences:)``.
+    /// - Returns: the update, or `nil` (nothing applied) when `version` is not newer than the
+    ///   current version.
+    @discardableResult
+    public func apply(_ snapshot: Snapshot<SectionID, ItemID>, asVersion version: Int, animatingDifferences: Bool = true) -> Update? {
+        applyGate.withLock { _ in
+            guard version > state.withLock({ $0.version }) else { return nil }
+            return commit(snapshot, animating: animatingDifferences, kind: .differences, version: version)
+        }
+    }
+
     /// Reads the current snapshot, lets `body` change a copy, and applies it, all without
     /// another apply slipping in between. If `body` throws, nothing is applied.
     @discardableResult
@@ -203,12 +216,12 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
 
     @discardableResult
     func commit(_ snapshot: Snapshot<SectionID, ItemID>, animating: Bool, kind: Update.Kind,
-                sectionSnapshot: (SectionID, SectionSnapshot<ItemID>)? = nil) -> Update {
+                sectionSnapshot: (SectionID, SectionSnapshot<ItemID>)? = nil, version: Int? = nil) -> Update {
         let (previous, previousVersion) = state.withLock { ($0.snapshot, $0.version) }
         let changeset = diff(previous, snapshot)
         // Stamped: a snapshot later derived from it by item mutations gets its changeset from them.
         let current = snapshot.clearingMarks().stampedForJournal()
-        let update = Update(version: previousVersion + 1, previousSnapshot: previous, snapshot: current,
+        let update = Update(version: version ?? previousVersion + 1, previousSnapshot: previous, snapshot: current,
                             changeset: changeset, animatingDifferences: animating, kind: kind)
         let observers = state.withLock { state in
             state.snapshot = current
@@ -235,6 +248,21 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
                 state.snapshot = current
                 state.version = max(0, version)
                 state.sectionSnapshots = [:]
+            }
+        }
+    }
+
+    /// Remembers `outline` as `section`'s outline without an update, when the section shows
+    /// exactly its visible items already (a data source brought back from storage: the items
+    /// were restored, the tree is given back). Observers are not called; the version stays.
+    /// - Returns: whether it was remembered (`false`: the section is unknown or shows other items).
+    @discardableResult
+    public func restore(_ outline: SectionSnapshot<ItemID>, to section: SectionID) -> Bool {
+        applyGate.withLock { _ in
+            state.withLock { state in
+                guard let items = try? state.snapshot.itemIdentifiers(inSection: section), items == outline.visibleItems else { return false }
+                state.sectionSnapshots[section] = outline
+                return true
             }
         }
     }

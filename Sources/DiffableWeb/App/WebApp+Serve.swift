@@ -34,7 +34,7 @@ extension WebApp {
         // Streams end cleanly (chunked terminator), in-flight requests get the grace period,
         // and the server logs what it closed, finished and cut.
         await server.shutdown(gracePeriod: shutdownGrace)
-        await app.flushSaves()
+        await app.close()
     }
 }
 

@@ -15,7 +15,9 @@ public final class WebApp: Sendable {
     public let configuration: WebConfiguration
     let renderer: Renderer
     let staticFiles: StaticFiles
-    let sessions: SessionStore
+    let sessions: SessionRegistry
+    /// Where sessions outlive the process (`nil`: memory only).
+    let store: (any SessionStore)?
     let demos: [DemoDescriptor]
     /// Static-file servers for demos whose assets are a folder, by demo name.
     let assetDirectories: [String: StaticFiles]
@@ -23,6 +25,8 @@ public final class WebApp: Sendable {
     /// The OpenAPI 3.1 document of the JSON API (Resources/openapi.json), served as is.
     let openAPIDocument: Data
     static let cookieName = "dw_session"
+    /// `/healthz`'s answer (with the node's name, when it has one).
+    let healthResponse: Response
 
     public init(configuration: WebConfiguration, logger: Logger = Logger(label: "DiffableWeb")) async throws {
         self.configuration = configuration
@@ -36,9 +40,35 @@ public final class WebApp: Sendable {
         renderer = try await Renderer(templatesDirectories: [configuration.templatesDirectory] + configuration.extraTemplatesDirectories,
                                       required: demos.flatMap(\.templates))
         staticFiles = StaticFiles(root: URL(fileURLWithPath: configuration.publicDirectory), cacheControl: "no-cache")
-        let store = try configuration.stateDirectory.map { try SQLiteStateStore(directory: $0) }
-        sessions = SessionStore(maximumCount: configuration.maximumSessions, idleTimeout: configuration.sessionIdleTimeout,
-                                store: store, logger: logger)
+        let store: (any SessionStore)?
+        if let given = configuration.sessionStore {
+            store = given
+        } else {
+            store = try configuration.stateDirectory.map { try SQLiteSessionStore(directory: $0, eventLogCapacity: configuration.eventLogCapacity) }
+        }
+        self.store = store
+        let sessions = SessionRegistry(maximumCount: configuration.maximumSessions, idleTimeout: configuration.sessionIdleTimeout,
+                                       store: store, logger: logger)
+        self.sessions = sessions
+        if let store, store.isShared {
+            // Another process wrote a list this one follows: its streams get the change. After
+            // a reconnection (notifications may have been lost), every list catches up.
+            store.observeChanges(connected: {
+                for session in sessions.all {
+                    for list in session.existingLists.values { Task { await list.refresh() } }
+                }
+            }, changed: { key, version in
+                guard let list = sessions.existing(key.session)?.existingList(named: key.demo), list.version < version else { return }
+                Task { await list.refresh() }
+            })
+        }
+        var healthy = #"{"status":"ok"}"#
+        if let node = configuration.nodeName {
+            var writer = JSONWriter(capacity: 48)
+            writer.raw("{\"status\":\"ok\",\"node\":"); writer.string(node); writer.raw("}")
+            healthy = writer.text
+        }
+        healthResponse = Response.json(Data(healthy.utf8), headers: ["Cache-Control": "no-store"])
         guard let document = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
             throw ConfigurationError.missingResource("openapi.json")
         }
@@ -59,12 +89,10 @@ public final class WebApp: Sendable {
     /// `/healthz` is answered here too: a health check never queues behind heavy requests.
     public func immediateResponse(_ request: Request) -> Response? {
         guard request.method == .get || request.method == .head, let first = request.pathSegments.first else { return nil }
-        if first == "healthz", request.pathSegments.count == 1 { return secured(Self.healthy) }
+        if first == "healthz", request.pathSegments.count == 1 { return secured(healthResponse) }
         guard !["demos", "api", "openapi.json", "__test"].contains(first) else { return nil }
         return staticFiles.response(for: request).map(secured)
     }
-
-    static let healthy = Response.json(Data(#"{"status":"ok"}"#.utf8), headers: ["Cache-Control": "no-store"])
 
     /// Sends heartbeats and drops idle sessions until the task is cancelled.
     public func runMaintenance() async {
@@ -90,6 +118,12 @@ public final class WebApp: Sendable {
         }
     }
 
+    /// Saves what is deferred and closes the store's connections (the last step of a stop).
+    public func close() async {
+        await flushSaves()
+        await store?.close()
+    }
+
     /// Closes every stream (clean shutdown: clients reconnect elsewhere or later).
     public func closeAllStreams() {
         for session in sessions.all { session.closeStreams() }
@@ -98,8 +132,8 @@ public final class WebApp: Sendable {
     public var sessionCount: Int { sessions.count }
 
     /// The list for a session and demo, laid out for the given viewport (or the default).
-    func list(_ session: Session, _ descriptor: DemoDescriptor) -> LiveList {
-        session.list(for: descriptor, renderer: renderer,
+    func list(_ session: Session, _ descriptor: DemoDescriptor) async throws -> LiveList {
+        try await session.list(for: descriptor, renderer: renderer,
                      container: LayoutContainer(width: configuration.defaultViewport.width, height: configuration.defaultViewport.height),
                      logCapacity: configuration.eventLogCapacity)
     }

@@ -12,6 +12,12 @@ public struct WebConfiguration: Sendable {
     /// Where sessions and their lists are saved, so that they outlive a restart (an SQLite file
     /// in this directory); `nil` keeps them in memory only.
     public var stateDirectory: String?
+    /// A store made by the caller (the executable's PostgreSQL store, `DiffableWebPostgres`);
+    /// when set, ``stateDirectory`` is not used.
+    public var sessionStore: (any SessionStore)?
+    /// This process's name among several behind a proxy: sent as `X-DiffableWeb-Node` on every
+    /// response and in `/healthz` (`nil`: neither).
+    public var nodeName: String?
     /// At most this many sessions; the one idle the longest is evicted to make room.
     public var maximumSessions = 10_000
     /// Sessions without an open stream for this long are dropped.

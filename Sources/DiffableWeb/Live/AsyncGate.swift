@@ -22,9 +22,9 @@ actor AsyncGate {
     }
 
     /// Runs `body` alone among the gate's users.
-    func run<T: Sendable>(_ body: @Sendable () throws -> T) async throws -> T {
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         await acquire()
         defer { release() }
-        return try body()
+        return try await body()
     }
 }

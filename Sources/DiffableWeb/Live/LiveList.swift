@@ -27,13 +27,17 @@ final class LiveList: Sendable {
     let renderer: Renderer
     /// Tags this list's event ids, so that a client of another list's run resyncs.
     let epoch: ListEpoch
-    /// Saves the list after every change (inside the writer, so before the change's request is
-    /// answered); `nil` when nothing is stored.
-    private let persist: (@Sendable (StoredList) -> Void)?
-    /// Set by ``perform`` while a view-only action (a search) applies: its save is deferred.
-    private let deferSave = Atomic(false)
-    /// The newest deferred save, and whether a flush is scheduled.
-    private let pendingSave = Mutex<(list: StoredList?, scheduled: Bool)>((nil, false))
+    /// Where the list is saved (`nil`: memory only, or a demo that keeps nothing).
+    private let storage: ListStorage?
+    /// Changes applied but not yet saved, and the events held back until they are.
+    private let pending = Mutex(PendingWrites())
+    /// Set by a write while it runs: events wait for the save (``write(viewOnly:_:)``).
+    private let holdingEvents = Atomic(false)
+    /// Set while changes another process made are applied: they are saved already.
+    private let replicating = Atomic(false)
+    /// Set once a save failed or another process replaced the list: it takes no more writes
+    /// (its session makes it again from the store).
+    private let retired = Atomic(false)
     /// How long a view-only change may wait to be saved.
     static let viewOnlySaveDelay: Duration = .milliseconds(200)
     /// The one serialized writer (see the type's documentation).
@@ -54,6 +58,16 @@ final class LiveList: Sendable {
     private struct GroupKey: Hashable {
         var window: StreamWindow
         var signature: Int
+    }
+
+    /// Changes applied since the last save, and (while a write saves) the events held back.
+    private struct PendingWrites: Sendable {
+        var changes: [StoredChange] = []
+        var sends: [Send] = []
+        /// Changeset bytes since the last checkpoint (see ``takePendingWrite()``).
+        var bytesSinceCheckpoint = 0
+        var checkpointDue = false
+        var saveScheduled = false
     }
 
     private struct State: Sendable {
@@ -79,47 +93,57 @@ final class LiveList: Sendable {
     /// Off while the initial snapshot is applied: nobody follows the list yet, so no event is built.
     private let publishing = Atomic(false)
 
-    /// A list with its demo's initial snapshot (version 1), or, with `restoring`, the list a
-    /// previous run of the server saved: the same snapshot, version, epoch and demo state.
+    /// A list with its demo's initial snapshot (version 1), or, with `restoring`, the list as
+    /// it was saved (by a previous run of the server, or another process on a shared store):
+    /// the same snapshot, version, epoch, demo state and recent events.
     init(descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int,
-         restoring stored: StoredList? = nil, persist: (@Sendable (StoredList) -> Void)? = nil) {
+         restoring stored: StoredList? = nil, storage: ListStorage? = nil) {
         self.descriptor = descriptor
         self.demo = descriptor.make()
         self.renderer = renderer
         self.state = Mutex(State(log: EventLog(capacity: logCapacity), container: container))
         let demo = self.demo
-        let restored = stored.flatMap { stored -> (Snapshot<String, String>, Int, String)? in
-            guard demo.persistsList, stored.version >= 1 else { return nil }
-            var snapshot = Snapshot<String, String>()
-            do {
-                for section in stored.sections {
-                    try snapshot.appendSections([section.id])
-                    try snapshot.appendItems(section.items, toSection: section.id)
-                }
-            } catch {
-                return nil  // a damaged row: the list starts afresh
-            }
+        let restored = stored.flatMap { stored -> (Snapshot<String, String>, StoredList)? in
+            guard demo.persistsList, stored.version >= 1, let snapshot = try? stored.snapshot() else { return nil }
             demo.restore(state: stored.state)
-            return (snapshot, stored.version, stored.epoch)
+            return (snapshot, stored)
         }
-        epoch = restored.map { ListEpoch(value: $0.2) } ?? ListEpoch.random()
-        self.persist = demo.persistsList ? persist : nil
+        epoch = restored.map { ListEpoch(value: $0.1.epoch) } ?? ListEpoch.random()
+        self.storage = demo.persistsList ? storage : nil
         dataSource.addObserver { [weak self] update in self?.didApply(update) }
-        if let (snapshot, version, _) = restored {
-            dataSource.restore(snapshot, version: version)
+        if let (snapshot, stored) = restored {
+            dataSource.restore(snapshot, version: stored.version)
         } else {
             dataSource.apply(demo.initialSnapshot(), animatingDifferences: false)
         }
         publishing.store(true, ordering: .releasing)
         // Nobody can have missed the first apply (a first stream gets a snapshot): the log keeps
-        // only its version, as the point replays start from.
+        // only its version, as the point replays start from; a restored list keeps its events.
         let first = dataSource.version
         state.withLock { state in
             state.log = EventLog(capacity: logCapacity)
-            state.log.append(LoggedEvent(id: EventID(version: first), name: "origin", data: "{}"))
+            let events = restored?.1.events.filter { $0.version <= first } ?? []
+            if events.isEmpty {
+                state.log.append(LoggedEvent(id: EventID(version: first), name: "origin", data: "{}"))
+            } else {
+                for event in events { state.log.append(LoggedEvent(id: EventID(version: event.version), name: event.name, data: event.data)) }
+            }
         }
         demo.attach(ListHandle(self))
     }
+
+    /// The list as it is saved when first made.
+    var storedForm: StoredList {
+        let (version, snapshot) = dataSource.versionedSnapshot()
+        return StoredList(demo: descriptor.name, version: version, epoch: epoch.value,
+                          sections: StoredList.sections(of: snapshot), state: demo.persistentState())
+    }
+
+    /// Whether the list is saved (a store is configured and the demo keeps its list).
+    var isStored: Bool { storage != nil }
+
+    /// Whether the list takes writes (see ``retired``).
+    var isRetired: Bool { retired.load(ordering: .acquiring) }
 
     // MARK: Reading
 
@@ -189,18 +213,171 @@ final class LiveList: Sendable {
 
     /// Runs a write alone among this list's writers.
     func exclusive<T: Sendable>(_ body: @Sendable () throws -> T) async throws -> T {
-        try await writer.run(body)
+        try await write(body)
     }
 
-    /// Writes a deferred save now (through the writer, so never after a newer save).
-    func flushPendingSave() async {
-        try? await writer.run {
-            let list = self.pendingSave.withLock { pending -> StoredList? in
-                pending.scheduled = false
-                defer { pending.list = nil }
-                return pending.list
+    /// The one way a change reaches the data source: alone among this list's writers (and, on
+    /// a shared store, among every process's), caught up first with what other processes
+    /// wrote, and saved before it returns, so before its request is answered. Its events go
+    /// out once it is saved. A view-only change (a search) is saved within 250 ms instead, and
+    /// its events go out at once (not on a shared store: there every change is saved first).
+    /// - Throws: ``ListStoreError`` when the save failed: the list is then retired, and its
+    ///   session makes it again from what the store has.
+    private func write<T: Sendable>(viewOnly: Bool = false, _ body: @Sendable () throws -> T) async throws -> T {
+        try await writer.run {
+            guard !self.isRetired else { throw ListStoreError.retired }
+            guard let storage = self.storage else { return try body() }
+            if storage.store.isShared {
+                return try await self.saving(storage) {
+                    try await storage.store.write(storage.key, from: self.position) { missed in
+                        if let missed { try self.catchUp(missed) }
+                        let value = try body()
+                        return (value, self.takePendingWrite())
+                    }
+                }
             }
-            if let list { self.persist?(list) }
+            if viewOnly {
+                let value = try body()
+                self.scheduleDeferredSave()
+                return value
+            }
+            return try await self.saving(storage) {
+                let value = try body()
+                try await storage.store.write(storage.key, from: self.position) { _ in ((), self.takePendingWrite()) }
+                return value
+            }
+        }
+    }
+
+    /// Runs `body` with events held back, then sends them; retires the list if `body` failed
+    /// to save (the held events are dropped: nobody is told of a change that is not saved).
+    private func saving<T: Sendable>(_ storage: ListStorage, _ body: () async throws -> T) async throws -> T {
+        let before = dataSource.version
+        holdingEvents.store(true, ordering: .releasing)
+        do {
+            let value = try await body()
+            holdingEvents.store(false, ordering: .releasing)
+            deliver(pending.withLock { pending in defer { pending.sends.removeAll() }; return pending.sends })
+            return value
+        } catch {
+            holdingEvents.store(false, ordering: .releasing)
+            let unsaved = dataSource.version != before
+            if error is ListStoreError || unsaved {
+                // Applied here but not saved (or replaced by another process's run of the list).
+                retire(because: "\(error)", storage: storage)
+                throw error as? ListStoreError ?? ListStoreError.saveFailed("\(error)")
+            }
+            // Refused before anything changed (a bad action): nothing to save, nothing held.
+            throw error
+        }
+    }
+
+    private func retire(because reason: String, storage: ListStorage) {
+        retired.store(true, ordering: .releasing)
+        pending.withLock { $0 = PendingWrites() }
+        storage.logger.error("a list could not be saved and is retired", metadata: ["list": "\(storage.key)", "error": "\(reason)"])
+        storage.retired(self)
+        closeStreams()
+    }
+
+    /// Where this writer stands, for the store.
+    private var position: ListPosition { ListPosition(version: dataSource.version, epoch: epoch.value) }
+
+    /// What the changes since the last save add to the store (`nil`: nothing).
+    private func takePendingWrite() -> ListWrite? {
+        let taken = pending.withLock { pending -> (changes: [StoredChange], checkpoint: Bool)? in
+            guard !pending.changes.isEmpty else { return nil }
+            defer {
+                pending.changes.removeAll()
+                pending.checkpointDue = false
+            }
+            return (pending.changes, pending.checkpointDue)
+        }
+        guard let taken, let last = taken.changes.last else { return nil }
+        let snapshot = dataSource.snapshot()
+        var checkpoint = taken.checkpoint
+        if !checkpoint {
+            // A checkpoint once the changes since the last one add up to the list's own size:
+            // its cost is spread over them, and a restore applies at most about that much.
+            checkpoint = pending.withLock { pending in
+                guard pending.bytesSinceCheckpoint >= max(4096, snapshot.numberOfItems * 12) else { return false }
+                pending.bytesSinceCheckpoint = 0
+                return true
+            }
+        } else {
+            pending.withLock { $0.bytesSinceCheckpoint = 0 }
+        }
+        return ListWrite(version: last.version, epoch: epoch.value, changes: taken.changes, state: demo.persistentState(),
+                         checkpoint: checkpoint ? StoredList.sections(of: snapshot) : nil)
+    }
+
+    /// Saves a view-only change within ``viewOnlySaveDelay`` (the newest of a burst together).
+    private func scheduleDeferredSave() {
+        let schedule = pending.withLock { pending -> Bool in
+            defer { pending.saveScheduled = true }
+            return !pending.saveScheduled && !pending.changes.isEmpty
+        }
+        guard schedule else { return }
+        Task { [weak self] in
+            try? await Task.sleep(for: Self.viewOnlySaveDelay)
+            await self?.flushPendingSave()
+        }
+    }
+
+    /// Writes deferred changes now (through the writer, so in order with every other save).
+    func flushPendingSave() async {
+        _ = try? await writer.run {
+            self.pending.withLock { $0.saveScheduled = false }
+            guard let storage = self.storage, !self.isRetired else { return }
+            do {
+                try await storage.store.write(storage.key, from: self.position) { _ in ((), self.takePendingWrite()) }
+            } catch {
+                self.retire(because: "\(error)", storage: storage)
+            }
+        }
+    }
+
+    /// Applies what other processes wrote (a notification from the shared store), in order
+    /// with this process's writes.
+    func refresh() async {
+        _ = try? await writer.run {
+            guard let storage = self.storage, storage.store.isShared, !self.isRetired else { return }
+            do {
+                guard let missed = try await storage.store.catchUp(storage.key, from: self.position) else { return }
+                try self.catchUp(missed)
+            } catch {
+                self.retire(because: "\(error)", storage: storage)
+            }
+        }
+    }
+
+    /// Brings the data source and the demo to what the store has: the changes applied as one
+    /// (each stream gets one changeset), their events logged under their own versions.
+    private func catchUp(_ missed: ListCatchUp) throws {
+        let (version, state, events, snapshot): (Int, [String: String], [StoredEvent], Snapshot<String, String>)
+        switch missed {
+        case .changes(let changes, let to, let stored):
+            var current = dataSource.snapshot()
+            for change in changes {
+                guard let text = change.changeset else { throw ListStoreError.replaced }
+                current = try current.applying(StoredChangeset.decode(text))
+            }
+            (version, state, events, snapshot) = (to, stored, changes.map(\.event), current)
+        case .list(let stored):
+            // Another run of the list (another epoch), or more than the store keeps: this copy
+            // is retired and made again from the store.
+            guard stored.epoch == epoch.value else { throw ListStoreError.replaced }
+            (version, state, events, snapshot) = (stored.version, stored.state, stored.events, try stored.snapshot())
+        }
+        guard version > dataSource.version else { return }
+        demo.restore(state: state)
+        replicating.store(true, ordering: .releasing)
+        defer { replicating.store(false, ordering: .releasing) }
+        dataSource.apply(snapshot, asVersion: version)
+        self.state.withLock { state in
+            for event in events where event.version > (state.log.latest?.version ?? 0) {
+                state.log.append(LoggedEvent(id: EventID(version: event.version), name: event.name, data: event.data))
+            }
         }
     }
 
@@ -208,7 +385,8 @@ final class LiveList: Sendable {
     /// `client` is ignored (the last keystroke wins).
     /// - Returns: the version after the action.
     func perform(_ action: String, parameters: ActionParameters, client: String, seq: Int?) async throws -> (version: Int, report: ActionReport?) {
-        try await writer.run {
+        let viewOnly = descriptor.actions.first { $0.name == action }?.viewOnly ?? false
+        return try await write(viewOnly: viewOnly) {
             if let seq {
                 let stale = self.state.withLock { state -> Bool in
                     if let last = state.newestSeq[client], seq <= last { return true }
@@ -218,9 +396,6 @@ final class LiveList: Sendable {
                 }
                 if stale { return (self.dataSource.version, nil) }
             }
-            let viewOnly = self.descriptor.actions.first { $0.name == action }?.viewOnly ?? false
-            self.deferSave.store(viewOnly, ordering: .relaxed)
-            defer { self.deferSave.store(false, ordering: .relaxed) }
             let report = try self.demo.performReporting(action, parameters: parameters, on: self.dataSource)
             return (self.dataSource.version, report)
         }
@@ -370,33 +545,7 @@ final class LiveList: Sendable {
 
     private func didApply(_ update: DataSourceUpdate<String, String>) {
         guard publishing.load(ordering: .acquiring) else { return }
-        if let persist {
-            let snapshot = update.snapshot
-            let record = StoredList(demo: descriptor.name, version: update.version, epoch: epoch.value,
-                                    sections: snapshot.sectionIdentifiers.map { section in
-                                        .init(id: section, items: (try? snapshot.itemIdentifiers(inSection: section)) ?? [])
-                                    },
-                                    state: demo.persistentState())
-            if deferSave.load(ordering: .relaxed) {
-                // A search: saved within 250 ms, the newest of a burst of keystrokes only.
-                let schedule = pendingSave.withLock { pending -> Bool in
-                    pending.list = record
-                    defer { pending.scheduled = true }
-                    return !pending.scheduled
-                }
-                if schedule {
-                    Task { [weak self] in
-                        try? await Task.sleep(for: Self.viewOnlySaveDelay)
-                        await self?.flushPendingSave()
-                    }
-                }
-            } else {
-                // Anything else is on disk before its request is answered; a deferred save of an
-                // older state has nothing left to write.
-                pendingSave.withLock { $0.list = nil }
-                persist(record)
-            }
-        }
+        let replica = replicating.load(ordering: .acquiring)
         var windows: [(stream: String, held: [String: WireFrame])] = []
         let sends = state.withLock { state -> [Send] in
             state.snapshotBody = nil
@@ -407,7 +556,13 @@ final class LiveList: Sendable {
 
             if update.kind == .reloadData {
                 // Nothing to animate and nothing to replay: every stream starts again.
-                state.log.append(LoggedEvent(id: eventID, name: "snapshot", data: "{}"))
+                if !replica { state.log.append(LoggedEvent(id: eventID, name: "snapshot", data: "{}")) }
+                if storage != nil, !replica {
+                    pending.withLock { pending in
+                        pending.changes.append(StoredChange(event: StoredEvent(version: update.version, name: "snapshot", data: "{}"), changeset: nil))
+                        pending.checkpointDue = true
+                    }
+                }
                 var sends: [Send] = []
                 for (key, var follower) in state.followers {
                     let layout = layout(version: update.version, snapshot: snapshot, container: follower.window.container, in: &state)
@@ -425,7 +580,17 @@ final class LiveList: Sendable {
 
             let changes = update.changeset
             let shared = sharedJSON(update, status: status)
-            state.log.append(LoggedEvent(id: eventID, name: "changeset", data: shared + "}"))
+            if !replica {
+                state.log.append(LoggedEvent(id: eventID, name: "changeset", data: shared + "}"))
+                if storage != nil {
+                    let changeset = StoredChangeset.encode(changes)
+                    pending.withLock { pending in
+                        pending.changes.append(StoredChange(event: StoredEvent(version: update.version, name: "changeset", data: shared + "}"),
+                                                            changeset: changeset))
+                        pending.bytesSinceCheckpoint += changeset.utf8.count
+                    }
+                }
+            }
             guard !state.followers.isEmpty else { return [] }
 
             // Contents that changed: reconfigured or reloaded items (and items of reloaded
@@ -478,7 +643,11 @@ final class LiveList: Sendable {
             }
             return sends
         }
-        deliver(sends)
+        if holdingEvents.load(ordering: .acquiring) {
+            pending.withLock { $0.sends.append(contentsOf: sends) }
+        } else {
+            deliver(sends)
+        }
         reportWindows(windows, snapshot: update.snapshot)
     }
 

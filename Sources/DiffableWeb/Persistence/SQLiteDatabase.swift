@@ -17,15 +17,19 @@ struct SQLiteError: Error, CustomStringConvertible {
     var description: String { "SQLite: \(message)" }
 }
 
-/// One SQLite connection (Debian's libsqlite3), used from any thread one statement at a time.
+/// One SQLite connection (Debian's libsqlite3), used from any thread one statement (or one
+/// transaction) at a time.
 ///
 /// A thin wrapper, no more than the store needs: `execute` for schema scripts, `run` for one
-/// statement with bound values, `query` for rows. Statements are prepared per call; the store's
-/// statements are short and few.
+/// statement with bound values, `query` for rows, `transaction` for several statements that
+/// commit together. Prepared statements are cached by their text (the store's are few), so a
+/// write costs SQLite's work, not parsing.
 final class SQLiteDatabase: Sendable {
-    private struct Handle: @unchecked Sendable {
+    private final class Handle: @unchecked Sendable {
         // Only used under the mutex.
         let pointer: OpaquePointer
+        var statements: [String: OpaquePointer] = [:]
+        init(pointer: OpaquePointer) { self.pointer = pointer }
     }
     private let handle: Mutex<Handle>
 
@@ -43,19 +47,15 @@ final class SQLiteDatabase: Sendable {
     }
 
     deinit {
-        handle.withLock { _ = sqlite3_close($0.pointer) }
+        handle.withLock { handle in
+            for statement in handle.statements.values { sqlite3_finalize(statement) }
+            _ = sqlite3_close(handle.pointer)
+        }
     }
 
     /// Runs a script of statements without values (schema, pragmas).
     func execute(_ sql: String) throws {
-        try handle.withLock { handle in
-            var error: UnsafeMutablePointer<CChar>?
-            guard sqlite3_exec(handle.pointer, sql, nil, nil, &error) == SQLITE_OK else {
-                let message = error.map { String(cString: $0) } ?? "unknown error"
-                sqlite3_free(error)
-                throw SQLiteError(message: message)
-            }
-        }
+        try handle.withLock { try Self.execute(sql, on: $0) }
     }
 
     /// Runs one statement with `values` bound to its `?`s.
@@ -65,34 +65,71 @@ final class SQLiteDatabase: Sendable {
 
     /// Runs one statement and returns its rows.
     func query(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+        try handle.withLock { try Self.query(sql, values, on: $0) }
+    }
+
+    /// Runs `body`'s statements as one transaction: all of them are saved, or (when `body`
+    /// throws) none.
+    func transaction<T>(_ body: (_ query: (String, [SQLValue]) throws -> [[SQLValue]]) throws -> T) throws -> T {
         try handle.withLock { handle in
-            var statement: OpaquePointer?
-            guard sqlite3_prepare_v2(handle.pointer, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            try Self.execute("BEGIN IMMEDIATE", on: handle)
+            do {
+                let value = try body { sql, values in try Self.query(sql, values, on: handle) }
+                try Self.execute("COMMIT", on: handle)
+                return value
+            } catch {
+                try? Self.execute("ROLLBACK", on: handle)
+                throw error
+            }
+        }
+    }
+
+    private static func execute(_ sql: String, on handle: Handle) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle.pointer, sql, nil, nil, &error) == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(error)
+            throw SQLiteError(message: message)
+        }
+    }
+
+    private static func query(_ sql: String, _ values: [SQLValue], on handle: Handle) throws -> [[SQLValue]] {
+        let statement: OpaquePointer
+        if let cached = handle.statements[sql] {
+            statement = cached
+        } else {
+            var prepared: OpaquePointer?
+            guard sqlite3_prepare_v2(handle.pointer, sql, -1, &prepared, nil) == SQLITE_OK, let prepared else {
                 throw SQLiteError(message: String(cString: sqlite3_errmsg(handle.pointer)))
             }
-            defer { sqlite3_finalize(statement) }
-            for (offset, value) in values.enumerated() {
-                let index = Int32(offset + 1)
-                let result: Int32 = switch value {
-                case .integer(let number): sqlite3_bind_int64(statement, index, Int64(number))
-                case .text(let text): csqlite_bind_text(statement, index, text, -1)
-                case .null: sqlite3_bind_null(statement, index)
+            handle.statements[sql] = prepared
+            statement = prepared
+        }
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let result: Int32 = switch value {
+            case .integer(let number): sqlite3_bind_int64(statement, index, Int64(number))
+            case .text(let text): csqlite_bind_text(statement, index, text, -1)
+            case .null: sqlite3_bind_null(statement, index)
+            }
+            guard result == SQLITE_OK else { throw SQLiteError(message: String(cString: sqlite3_errmsg(handle.pointer))) }
+        }
+        var rows: [[SQLValue]] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { return rows }
+            guard step == SQLITE_ROW else { throw SQLiteError(message: String(cString: sqlite3_errmsg(handle.pointer))) }
+            rows.append((0..<sqlite3_column_count(statement)).map { column in
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: .integer(Int(sqlite3_column_int64(statement, column)))
+                case SQLITE_NULL: .null
+                default: .text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
                 }
-                guard result == SQLITE_OK else { throw SQLiteError(message: String(cString: sqlite3_errmsg(handle.pointer))) }
-            }
-            var rows: [[SQLValue]] = []
-            while true {
-                let step = sqlite3_step(statement)
-                if step == SQLITE_DONE { return rows }
-                guard step == SQLITE_ROW else { throw SQLiteError(message: String(cString: sqlite3_errmsg(handle.pointer))) }
-                rows.append((0..<sqlite3_column_count(statement)).map { column in
-                    switch sqlite3_column_type(statement, column) {
-                    case SQLITE_INTEGER: .integer(Int(sqlite3_column_int64(statement, column)))
-                    case SQLITE_NULL: .null
-                    default: .text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
-                    }
-                })
-            }
+            })
         }
     }
 }

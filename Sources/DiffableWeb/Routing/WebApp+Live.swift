@@ -5,10 +5,10 @@ import MicroHTTP
 // The live routes: the event stream, the viewport, and demo actions.
 
 extension WebApp {
-    func eventStream(_ request: Request, _ descriptor: DemoDescriptor) throws -> Response {
+    func eventStream(_ request: Request, _ descriptor: DemoDescriptor) async throws -> Response {
         _ = try requestedViewport(request.query)  // a bad one is refused before a session is made
-        let (session, cookie) = session(for: request)
-        return try eventStream(request, list: list(session, descriptor), cookie: cookie)
+        let (session, cookie) = await session(for: request)
+        return try eventStream(request, list: try await list(session, descriptor), cookie: cookie)
     }
 
     /// The live stream of one list (the browser's, and the API's `…/events`).
@@ -33,8 +33,8 @@ extension WebApp {
             throw Self.invalidViewport
         }
         let container = LayoutContainer(width: size.width, height: size.height)
-        let (session, cookie) = session(for: request)
-        let list = list(session, descriptor)
+        let (session, cookie) = await session(for: request)
+        let list = try await list(session, descriptor)
         if let stream = parameters.string("stream") {
             guard await list.moveWindow(streamID: stream, to: StreamWindow(container: container, top: top)) else {
                 throw HTTPError(.notFound, code: "unknown_stream", message: "This list has no open stream “\(stream.prefix(40))”; reconnect")
@@ -57,8 +57,8 @@ extension WebApp {
         } else {
             seq = nil
         }
-        let (session, cookie) = session(for: request)
-        let list = list(session, descriptor)
+        let (session, cookie) = await session(for: request)
+        let list = try await list(session, descriptor)
         let (version, report) = try await list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
         if request.isForm {
             // A form without JavaScript: back to the page (Post/Redirect/Get).

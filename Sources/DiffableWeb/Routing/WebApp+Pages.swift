@@ -6,16 +6,16 @@ import MicroHTTP
 // HTML, so the page reads (and, with JavaScript off, works) before the client takes over.
 
 extension WebApp {
-    func indexPage(_ request: Request) -> Response {
-        let (_, cookie) = session(for: request)
+    func indexPage(_ request: Request) async -> Response {
+        let (_, cookie) = await session(for: request)
         let html = renderer.render("index", ["demos": demoSummaries(), "title": "DiffableWeb"]) ?? ""
         return Response.html(html).with(cookie)
     }
 
-    func demoPage(_ request: Request, _ descriptor: DemoDescriptor) throws -> Response {
+    func demoPage(_ request: Request, _ descriptor: DemoDescriptor) async throws -> Response {
         let viewport = try requestedViewport(request.query)
-        let (session, cookie) = session(for: request)
-        let list = list(session, descriptor)
+        let (session, cookie) = await session(for: request)
+        let list = try await list(session, descriptor)
         if let viewport { list.setViewport(viewport) }
         // A GET writes nothing: a query the page asks for (the no-JavaScript search form) is
         // laid out aside, and the client makes it real with its own POST.

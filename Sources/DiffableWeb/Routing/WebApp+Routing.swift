@@ -29,6 +29,9 @@ extension WebApp {
             case .missingParameter, .invalidParameter: return HTTPError(.badRequest, code: error.code, message: error.description)
             case .snapshot, .unprocessable: return HTTPError(.unprocessableContent, code: error.code, message: error.description)
             }
+        case let error as ListStoreError:
+            // Nothing unsaved was kept or shown; the client may try again.
+            return HTTPError(.serviceUnavailable, code: "store_unavailable", message: error.description)
         default:
             logger.warning("unexpected error for \(request.method) \(request.path): \(error)")
             return HTTPError(.internalServerError, code: "internal_error", message: "Something went wrong")
@@ -40,13 +43,13 @@ extension WebApp {
         switch segments.count {
         case 0:
             try allow(request, ["GET", "HEAD"])
-            return indexPage(request)
+            return await indexPage(request)
         case 1 where segments[0] == "openapi.json":
             try allow(request, ["GET", "HEAD"])
             return .json(openAPIDocument, headers: ["Cache-Control": "no-cache"])
         case 1 where segments[0] == "healthz":
             try allow(request, ["GET", "HEAD"])
-            return Self.healthy
+            return healthResponse
         case 2 where segments[0] == "__test" && segments[1] == "drop-streams" && configuration.testHooks:
             try allow(request, ["POST"])
             closeAllStreams()
@@ -64,10 +67,10 @@ extension WebApp {
             switch Array(segments.dropFirst(2)) {
             case []:
                 try allow(request, ["GET", "HEAD"])
-                return try demoPage(request, descriptor)
+                return try await demoPage(request, descriptor)
             case ["events"]:
                 try allow(request, ["GET"])
-                return try eventStream(request, descriptor)
+                return try await eventStream(request, descriptor)
             case ["viewport"]:
                 try allow(request, ["POST"])
                 return try await viewport(request, descriptor)
@@ -114,8 +117,8 @@ extension WebApp {
     }
 
     /// The session for a request, and the cookie to set when it is new.
-    func session(for request: Request) -> (Session, SetCookie?) {
-        let (session, isNew) = sessions.session(cookie: request.cookies[Self.cookieName])
+    func session(for request: Request) async -> (Session, SetCookie?) {
+        let (session, isNew) = await sessions.session(cookie: request.cookies[Self.cookieName])
         return (session, isNew ? sessionCookie(session, for: request) : nil)
     }
 }

@@ -21,6 +21,7 @@ extension WebApp {
         var response = response
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
+        if let node = configuration.nodeName { response.headers["X-DiffableWeb-Node"] = node }
         if response.headers["Content-Type"]?.hasPrefix("text/html") == true {
             response.headers["Content-Security-Policy"] = Self.contentSecurityPolicy
             response.headers["X-Frame-Options"] = "DENY"

@@ -15,42 +15,69 @@ final class Session: Sendable {
     /// Empty until a demo is first used: a session that opened nothing costs a few hundred
     /// bytes, not its lists (when it was last seen is kept by the ``SessionStore``).
     private let lists = Mutex<[String: LiveList]>([:])
-    /// Where the session's lists are saved, and the lists a previous run saved (taken back on
-    /// first use, like any list).
-    private let store: (any StateStore)?
-    private let saved: [String: StoredList]
+    /// Where the session's lists are saved (`nil`: memory only).
+    private let store: (any SessionStore)?
     private let logger: Logger
 
-    init(id: SessionID, shareID: SessionID, now: ContinuousClock.Instant, store: (any StateStore)? = nil,
-         saved: [String: StoredList] = [:], logger: Logger = Logger(label: "DiffableWeb")) {
+    init(id: SessionID, shareID: SessionID, now: ContinuousClock.Instant, store: (any SessionStore)? = nil,
+         logger: Logger = Logger(label: "DiffableWeb")) {
         self.id = id
         self.shareID = shareID
         self.created = now
         self.store = store
-        self.saved = saved
         self.logger = logger
     }
 
-    /// The session's list for a demo, created on first use: with its initial snapshot, or as a
-    /// previous run of the server saved it.
-    func list(for descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int) -> LiveList {
-        lists.withLock { lists in
-            if let list = lists[descriptor.name] { return list }
-            var persist: (@Sendable (StoredList) -> Void)?
-            if let store {
-                let (id, logger) = (self.id, self.logger)
-                persist = { list in
-                    do {
-                        try store.saveList(list, session: id)
-                    } catch {
-                        logger.error("could not save a list", metadata: ["demo": "\(list.demo)", "error": "\(error)"])
+    /// The session's list for a demo, made on first use: as the store has it (saved by a
+    /// previous run of the server, or by another process on a shared store), or with its
+    /// initial snapshot, saved before it is used.
+    /// - Throws: when the store cannot be read or written.
+    func list(for descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int) async throws -> LiveList {
+        if let list = lists.withLock({ $0[descriptor.name] }), !list.isRetired { return list }
+        let key = ListKey(session: id, demo: descriptor.name)
+        let storage = store.map { store in
+            ListStorage(store: store, key: key, logger: logger) { [weak self] list in self?.forget(list) }
+        }
+        let make = { (stored: StoredList?) in
+            LiveList(descriptor: descriptor, renderer: renderer, container: container, logCapacity: logCapacity,
+                     restoring: stored, storage: storage)
+        }
+        var list: LiveList
+        if let store {
+            let stored: StoredList?
+            do {
+                stored = try await store.list(key)
+            } catch let error as StoredListError {
+                // A damaged row: the list starts afresh rather than show something wrong.
+                logger.error("a saved list could not be read; it starts afresh", metadata: ["list": "\(key)", "error": "\(error)"])
+                stored = nil
+            } catch {
+                throw ListStoreError.unavailable(String(describing: error))
+            }
+            list = make(stored)
+            if stored == nil, list.isStored {
+                do {
+                    if let winner = try await store.createList(key, list.storedForm) {
+                        list = make(winner)  // another process (or request) made it first
                     }
+                } catch {
+                    throw ListStoreError.unavailable(String(describing: error))
                 }
             }
-            let list = LiveList(descriptor: descriptor, renderer: renderer, container: container, logCapacity: logCapacity,
-                                restoring: saved[descriptor.name], persist: persist)
+        } else {
+            list = make(nil)
+        }
+        return lists.withLock { lists in
+            if let existing = lists[descriptor.name], !existing.isRetired { return existing }
             lists[descriptor.name] = list
             return list
+        }
+    }
+
+    /// Forgets a retired list: the next use makes it again from the store.
+    private func forget(_ list: LiveList) {
+        lists.withLock { lists in
+            if lists[list.descriptor.name] === list { lists[list.descriptor.name] = nil }
         }
     }
 

@@ -1,9 +1,9 @@
 /// A session identifier: 128 random bits as 32 lowercase hex digits.
-struct SessionID: Hashable, Sendable, CustomStringConvertible {
-    let value: String
+public struct SessionID: Hashable, Sendable, CustomStringConvertible {
+    public let value: String
 
     /// A fresh identifier from the system's cryptographically secure generator.
-    static func random() -> SessionID {
+    public static func random() -> SessionID {
         var generator = SystemRandomNumberGenerator()
         let high = generator.next() as UInt64, low = generator.next() as UInt64
         return SessionID(unchecked: hex(high) + hex(low))
@@ -11,14 +11,14 @@ struct SessionID: Hashable, Sendable, CustomStringConvertible {
 
     /// Accepts only the exact shape we issue; anything else (forged, truncated, other
     /// alphabets) is rejected so it can never name a session.
-    init?(_ text: String) {
+    public init?(_ text: String) {
         guard text.utf8.count == 32, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
         value = text
     }
 
     private init(unchecked value: String) { self.value = value }
 
-    var description: String { value }
+    public var description: String { value }
 
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)

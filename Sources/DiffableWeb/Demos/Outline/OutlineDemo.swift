@@ -179,9 +179,16 @@ public final class OutlineDemo: Demo {
 
     public func pageValues() -> [String: String] { [:] }
 
-    /// Not saved yet: the store keeps a list's rows, not the outline's tree, so after a restart
-    /// the outline starts again from its top level.
-    public var persistsList: Bool { false }
+    /// Which parents are expanded: with the saved rows, that is the whole outline (the tree
+    /// gives each parent's children).
+    public func persistentState() -> [String: String] {
+        ["expanded": state.withLock { $0.expanded }.sorted().joined(separator: " ")]
+    }
+
+    public func restore(state saved: [String: String]) {
+        let expanded = Set((saved["expanded"] ?? "").split(separator: " ").map(String.init).filter { tree.node($0) != nil })
+        state.withLock { $0.expanded = expanded }
+    }
 
     /// Gives the data source its handlers and outline as soon as the list exists.
     public func attach(_ list: ListHandle) {
@@ -205,6 +212,23 @@ public final class OutlineDemo: Demo {
         dataSource.sectionSnapshotHandlers = handlers
         var outline = SectionSnapshot<String>()
         try? outline.append(tree.roots)  // unique by construction: cannot fail
+        let expanded = state.withLock { $0.expanded }
+        if !expanded.isEmpty {
+            // A saved outline: its expanded parents' children, in tree order (a parent is
+            // expanded only under expanded ancestors, so the rows are the saved ones).
+            var parents = tree.roots
+            while let parent = parents.first {
+                parents.removeFirst()
+                guard expanded.contains(parent), let node = tree.node(parent), !node.children.isEmpty else { continue }
+                try? outline.append(node.children, to: parent)
+                try? outline.expand([parent])
+                parents.append(contentsOf: node.children)
+            }
+            if dataSource.restore(outline, to: Self.section) {
+                state.withLock { $0.configured = true }
+                return
+            }
+        }
         do {
             // The same rows as the first snapshot: an apply with nothing to animate.
             try dataSource.apply(outline, to: Self.section, animatingDifferences: false)

@@ -10,7 +10,7 @@ import Synchronization
 /// Sessions are kept in the order they were last seen (an intrusive doubly linked list over
 /// the dictionary, ``IdleOrder``), so a lookup, a touch, an eviction and each expired session
 /// cost O(1): nothing scans the store.
-final class SessionStore: Sendable {
+final class SessionRegistry: Sendable {
     let maximumCount: Int
     let idleTimeout: Duration
     /// How many of the longest-idle sessions an eviction looks at to find one without an open
@@ -24,10 +24,10 @@ final class SessionStore: Sendable {
     }
     private let state = Mutex(State())
     /// Where sessions outlive the process (`nil`: memory only).
-    let store: (any StateStore)?
+    let store: (any SessionStore)?
     private let logger: Logger
 
-    init(maximumCount: Int, idleTimeout: Duration, store: (any StateStore)? = nil, logger: Logger = Logger(label: "DiffableWeb")) {
+    init(maximumCount: Int, idleTimeout: Duration, store: (any SessionStore)? = nil, logger: Logger = Logger(label: "DiffableWeb")) {
         self.maximumCount = max(1, maximumCount)
         self.idleTimeout = idleTimeout
         self.store = store
@@ -38,41 +38,48 @@ final class SessionStore: Sendable {
 
     /// The session named by `cookie`, or a new one when the cookie is missing, malformed,
     /// forged or expired. `isNew` tells the caller to set the cookie.
-    func session(cookie: String?, now: ContinuousClock.Instant = .now) -> (session: Session, isNew: Bool) {
-        if let cookie, let id = SessionID(cookie), let existing = lookup(id, now: now) {
+    func session(cookie: String?, now: ContinuousClock.Instant = .now) async -> (session: Session, isNew: Bool) {
+        if let cookie, let id = SessionID(cookie), let existing = await lookup(id, now: now) {
             return (existing, false)
         }
-        return (create(now: now), true)
+        return (await create(now: now), true)
     }
 
-    /// A session by its public share id (for scripts attaching to a browser's session); one a
-    /// previous run saved is brought back.
-    func lookup(shareID: SessionID, now: ContinuousClock.Instant = .now) -> Session? {
+    /// A session by its public share id (for scripts attaching to a browser's session); one
+    /// the store has (from a previous run, or another process) is brought back.
+    func lookup(shareID: SessionID, now: ContinuousClock.Instant = .now) async -> Session? {
         let found = state.withLock { state -> Session? in
             guard let id = state.shared[shareID] else { return nil }
             return state.order.touch(id, at: now)
         }
-        return found ?? revive { try $0.session(shareID: shareID) }
+        if let found { return found }
+        return await revive(now: now) { try await $0.session(shareID: shareID) }
     }
 
-    /// An existing session by its cookie secret; one a previous run saved is brought back.
-    func lookup(_ id: SessionID, now: ContinuousClock.Instant = .now) -> Session? {
-        state.withLock { $0.order.touch(id, at: now) } ?? revive { try $0.session(id: id) }
+    /// An existing session by its cookie secret; one the store has is brought back.
+    func lookup(_ id: SessionID, now: ContinuousClock.Instant = .now) async -> Session? {
+        if let found = state.withLock({ $0.order.touch(id, at: now) }) { return found }
+        return await revive(now: now) { try await $0.session(id: id) }
     }
 
     /// A saved session, made live again (or the live one, if another request revived it first).
-    private func revive(_ load: (any StateStore) throws -> StoredSession?, now: ContinuousClock.Instant = .now) -> Session? {
+    private func revive(now: ContinuousClock.Instant, _ load: (any SessionStore) async throws -> StoredSession?) async -> Session? {
         guard let store else { return nil }
         let stored: StoredSession?
         do {
-            stored = try load(store)
+            stored = try await load(store)
         } catch {
             logger.error("could not read a saved session", metadata: ["error": "\(error)"])
             return nil
         }
         guard let stored else { return nil }
-        let session = Session(id: stored.id, shareID: stored.shareID, now: now, store: store, saved: stored.lists, logger: logger)
+        let session = Session(id: stored.id, shareID: stored.shareID, now: now, store: store, logger: logger)
         return insert(session, now: now)
+    }
+
+    /// A live session by its cookie secret (never reads the store, never touches).
+    func existing(_ id: SessionID) -> Session? {
+        state.withLock { $0.order.value(for: id) }
     }
 
     /// Marks a session as seen now (heartbeats do, for sessions with open streams).
@@ -80,11 +87,11 @@ final class SessionStore: Sendable {
         state.withLock { _ = $0.order.touch(session.id, at: now) }
     }
 
-    func create(now: ContinuousClock.Instant = .now) -> Session {
+    func create(now: ContinuousClock.Instant = .now) async -> Session {
         let session = Session(id: .random(), shareID: .random(), now: now, store: store, logger: logger)
         if let store {
             do {
-                try store.saveSession(id: session.id, shareID: session.shareID)
+                try await store.saveSession(id: session.id, shareID: session.shareID)
             } catch {
                 logger.error("could not save a new session", metadata: ["error": "\(error)"])
             }
@@ -135,12 +142,21 @@ final class SessionStore: Sendable {
             }
             return expired
         }
-        for session in expired {
-            session.closeStreams()
-            do {
-                try store?.deleteSession(id: session.id)
-            } catch {
-                logger.error("could not delete an expired session", metadata: ["error": "\(error)"])
+        for session in expired { session.closeStreams() }
+        if let store, !expired.isEmpty || store.isShared {
+            // A shared store deletes what no process wrote for the timeout (another process
+            // may still serve a session this one let go); the embedded one what expired here.
+            let (ids, idle, logger) = (expired.map(\.id), idleTimeout, logger)
+            Task {
+                do {
+                    if store.isShared {
+                        _ = try await store.deleteSessions(idleFor: idle)
+                    } else {
+                        for id in ids { try await store.deleteSession(id: id) }
+                    }
+                } catch {
+                    logger.error("could not delete expired sessions", metadata: ["error": "\(error)"])
+                }
             }
         }
         return expired.count

@@ -1,0 +1,168 @@
+import Foundation
+
+/// The embedded default: one SQLite file (`<directory>/diffable-web.sqlite`, WAL journal), with
+/// a versioned schema checked at start. One process writes it (SQLite is not a shared store
+/// here: ``isShared`` is false).
+///
+/// Schema (version 2):
+/// - `sessions(id, share_id)`;
+/// - `lists(session_id, demo, version, epoch, state, base_version, base_sections)`: a list's
+///   head and its checkpoint (the identifiers at `base_version`, a JSON array of sections);
+/// - `changes(session_id, demo, version, name, data, changeset)`: each change after the
+///   checkpoint, and the last few before it (the event log a reconnecting client replays).
+final class SQLiteSessionStore: SessionStore {
+    /// The schema this build writes; migrations bring older files up to it.
+    static let schemaVersion = 2
+    let path: String
+    /// Changes kept before the checkpoint, for replay (the event log's capacity).
+    let eventLogCapacity: Int
+    private let database: SQLiteDatabase
+
+    var isShared: Bool { false }
+
+    /// Opens or creates the store under `directory` (created if missing).
+    /// - Throws: when the directory or file cannot be made, or the file's schema is newer than
+    ///   this build knows (an older server must not write a newer store).
+    init(directory: String, eventLogCapacity: Int = 64) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        path = URL(fileURLWithPath: directory).appendingPathComponent("diffable-web.sqlite").path
+        self.eventLogCapacity = max(1, eventLogCapacity)
+        database = try SQLiteDatabase(path: path)
+        // WAL: a commit is one append; NORMAL survives a crash of this process (kill -9), which
+        // is the guarantee; a power cut may lose the last commits.
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+        try migrate()
+    }
+
+    private func migrate() throws {
+        try database.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        let found = try database.query("SELECT version FROM schema_version").first?.first?.integer ?? 0
+        guard found <= Self.schemaVersion else {
+            throw SQLiteError(message: "\(path) has schema version \(found); this build knows up to \(Self.schemaVersion)")
+        }
+        let changes = """
+            CREATE TABLE changes (
+                session_id TEXT NOT NULL, demo TEXT NOT NULL, version INTEGER NOT NULL,
+                name TEXT NOT NULL, data TEXT NOT NULL, changeset TEXT,
+                PRIMARY KEY (session_id, demo, version),
+                FOREIGN KEY (session_id, demo) REFERENCES lists(session_id, demo) ON DELETE CASCADE
+            ) WITHOUT ROWID;
+            """
+        if found < 1 {
+            try database.execute("""
+                BEGIN;
+                CREATE TABLE sessions (id TEXT PRIMARY KEY, share_id TEXT NOT NULL UNIQUE);
+                CREATE TABLE lists (
+                    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                    demo TEXT NOT NULL, version INTEGER NOT NULL, epoch TEXT NOT NULL, state TEXT NOT NULL,
+                    base_version INTEGER NOT NULL, base_sections TEXT NOT NULL,
+                    PRIMARY KEY (session_id, demo));
+                \(changes)
+                DELETE FROM schema_version;
+                INSERT INTO schema_version VALUES (2);
+                COMMIT;
+                """)
+        } else if found < 2 {
+            // Version 1 saved every list whole at each change: that becomes its checkpoint.
+            try database.execute("""
+                BEGIN;
+                ALTER TABLE lists RENAME COLUMN sections TO base_sections;
+                ALTER TABLE lists ADD COLUMN base_version INTEGER NOT NULL DEFAULT 0;
+                UPDATE lists SET base_version = version;
+                \(changes)
+                DELETE FROM schema_version;
+                INSERT INTO schema_version VALUES (2);
+                COMMIT;
+                """)
+        }
+    }
+
+    // MARK: Sessions
+
+    func session(id: SessionID) async throws -> StoredSession? {
+        try load(where: "id = ?", id.value)
+    }
+
+    func session(shareID: SessionID) async throws -> StoredSession? {
+        try load(where: "share_id = ?", shareID.value)
+    }
+
+    private func load(where condition: String, _ value: String) throws -> StoredSession? {
+        guard let row = try database.query("SELECT id, share_id FROM sessions WHERE \(condition)", [.text(value)]).first,
+              let id = row[0].text.flatMap(SessionID.init), let shareID = row[1].text.flatMap(SessionID.init) else { return nil }
+        return StoredSession(id: id, shareID: shareID)
+    }
+
+    func saveSession(id: SessionID, shareID: SessionID) async throws {
+        try database.run("INSERT OR IGNORE INTO sessions (id, share_id) VALUES (?, ?)", [.text(id.value), .text(shareID.value)])
+    }
+
+    func deleteSession(id: SessionID) async throws {
+        try database.run("DELETE FROM sessions WHERE id = ?", [.text(id.value)])
+    }
+
+    /// One process serves an SQLite store: the registry deletes what it expires itself.
+    func deleteSessions(idleFor idle: Duration) async throws -> Int { 0 }
+
+    // MARK: Lists
+
+    func list(_ key: ListKey) async throws -> StoredList? {
+        try database.transaction { query -> StoredList? in
+            guard let row = try query("SELECT version, epoch, state, base_version, base_sections FROM lists WHERE session_id = ? AND demo = ?",
+                                      [.text(key.session.value), .text(key.demo)]).first,
+                  let version = row[0].integer, let epoch = row[1].text, let state = row[2].text,
+                  let baseVersion = row[3].integer, let base = row[4].text else { return nil }
+            let changes = try query("SELECT version, name, data, changeset FROM changes WHERE session_id = ? AND demo = ? ORDER BY version",
+                                    [.text(key.session.value), .text(key.demo)]).compactMap { row -> StoredChange? in
+                guard let version = row[0].integer, let name = row[1].text, let data = row[2].text else { return nil }
+                return StoredChange(event: StoredEvent(version: version, name: name, data: data), changeset: row[3].text)
+            }
+            return try StoredList.assemble(demo: key.demo, version: version, epoch: epoch, state: state,
+                                           baseVersion: baseVersion, base: base, changes: changes)
+        }
+    }
+
+    func createList(_ key: ListKey, _ list: StoredList) async throws -> StoredList? {
+        let inserted = try database.query("""
+            INSERT INTO lists (session_id, demo, version, epoch, state, base_version, base_sections)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, demo) DO NOTHING RETURNING 1
+            """, [.text(key.session.value), .text(key.demo), .integer(list.version), .text(list.epoch),
+                  .text(StoredList.json(list.state)), .integer(list.version), .text(StoredList.json(list.sections))])
+        return inserted.isEmpty ? try await self.list(key) : nil
+    }
+
+    func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
+                            _ body: (ListCatchUp?) async throws -> (T, ListWrite?)) async throws -> T {
+        let (value, write) = try await body(nil)
+        if let write { try save(write, of: key) }
+        return value
+    }
+
+    func catchUp(_ key: ListKey, from local: ListPosition) async throws -> ListCatchUp? { nil }
+
+    func close() async {}
+
+    private func save(_ write: ListWrite, of key: ListKey) throws {
+        let (session, demo) = (SQLValue.text(key.session.value), SQLValue.text(key.demo))
+        try database.transaction { query in
+            for change in write.changes {
+                _ = try query("INSERT OR REPLACE INTO changes (session_id, demo, version, name, data, changeset) VALUES (?, ?, ?, ?, ?, ?)",
+                              [session, demo, .integer(change.version), .text(change.event.name), .text(change.event.data),
+                               change.changeset.map(SQLValue.text) ?? .null])
+            }
+            let state = SQLValue.text(StoredList.json(write.state))
+            if let checkpoint = write.checkpoint {
+                _ = try query("""
+                    UPDATE lists SET version = ?, epoch = ?, state = ?, base_version = ?, base_sections = ?
+                    WHERE session_id = ? AND demo = ?
+                    """, [.integer(write.version), .text(write.epoch), state, .integer(write.version),
+                          .text(StoredList.json(checkpoint)), session, demo])
+                _ = try query("DELETE FROM changes WHERE session_id = ? AND demo = ? AND version <= ?",
+                              [session, demo, .integer(write.version - eventLogCapacity)])
+            } else {
+                _ = try query("UPDATE lists SET version = ?, epoch = ?, state = ? WHERE session_id = ? AND demo = ?",
+                              [.integer(write.version), .text(write.epoch), state, session, demo])
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+/// Where sessions outlive the process: the embedded SQLite file (``SQLiteSessionStore``, the
+/// default) or a PostgreSQL database that several server processes share
+/// (``PostgresSessionStore``).
+///
+/// # What is kept
+/// A session's two ids; per list its version, event epoch and demo state, the identifiers of a
+/// recent version (a *checkpoint*), and every change since (``StoredChange``: what
+/// ``Snapshot/applying(_:)`` needs, plus the event a reconnecting client replays). A write
+/// costs what it changed: a checkpoint is written only once the changes since the last one
+/// add up to about the list's own size, so its cost is spread over them.
+///
+/// # Who writes
+/// Each list has one writer per process (``LiveList``'s gate). A shared store also serializes
+/// the writers of all processes: ``write(_:from:_:)`` holds the list's row while its body
+/// runs, and hands the body the changes other processes made since the writer's version.
+public protocol SessionStore: Sendable {
+    /// Whether other processes write the same lists (PostgreSQL): a write must catch up first,
+    /// and every write is saved before its events go out.
+    var isShared: Bool { get }
+
+    func session(id: SessionID) async throws -> StoredSession?
+    func session(shareID: SessionID) async throws -> StoredSession?
+    func saveSession(id: SessionID, shareID: SessionID) async throws
+    func deleteSession(id: SessionID) async throws
+    /// Deletes sessions no process has written for `idle` (a shared store: another process
+    /// may still be serving a session this one let go).
+    func deleteSessions(idleFor idle: Duration) async throws -> Int
+
+    /// A list as last saved: the identifiers at its version (checkpoint plus changes), its
+    /// state and its recent events.
+    func list(_ key: ListKey) async throws -> StoredList?
+    /// Saves a new list (`list.version` is its first version). - Returns: `nil` when saved, or
+    /// the list another process saved first (which then wins).
+    func createList(_ key: ListKey, _ list: StoredList) async throws -> StoredList?
+    /// Runs `body` as the only writer of the list among the processes sharing the store, and
+    /// saves what it returns in one transaction. `body` gets what the writer at `local`
+    /// (version, epoch) missed, or `nil` when nothing.
+    func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
+                            _ body: (ListCatchUp?) async throws -> (T, ListWrite?)) async throws -> T
+    /// What a writer at `local` missed, read without holding the list (a notification from
+    /// another process): `nil` when nothing.
+    func catchUp(_ key: ListKey, from local: ListPosition) async throws -> ListCatchUp?
+    /// Calls `changed` whenever another process saved a change to a list (a shared store;
+    /// the default does nothing), and `connected` each time it starts listening (changes may
+    /// have been missed before: every list should catch up).
+    func observeChanges(connected: @escaping @Sendable () -> Void, changed: @escaping @Sendable (ListKey, Int) -> Void)
+    /// Ends connections and background work.
+    func close() async
+}
+
+extension SessionStore {
+    public func observeChanges(connected: @escaping @Sendable () -> Void, changed: @escaping @Sendable (ListKey, Int) -> Void) {}
+}
+
+/// A list in the store: its session and demo.
+public struct ListKey: Hashable, Sendable, CustomStringConvertible {
+    public var session: SessionID
+    public var demo: String
+    public init(session: SessionID, demo: String) { self.session = session; self.demo = demo }
+    public var description: String { "\(session.value)/\(demo)" }
+}
+
+/// Where a writer stands: its version and the epoch of its event ids.
+public struct ListPosition: Sendable, Equatable {
+    public var version: Int
+    public var epoch: String
+    public init(version: Int, epoch: String) { self.version = version; self.epoch = epoch }
+}
+
+/// A list as it is kept across restarts: the identifiers of its snapshot at `version`, its
+/// epoch, its demo's state (``Demo/persistentState()``) and its last events, oldest first.
+public struct StoredList: Sendable, Equatable {
+    public var demo: String
+    public var version: Int
+    public var epoch: String
+    public var sections: [StoredSection]
+    public var state: [String: String]
+    public var events: [StoredEvent] = []
+
+    public init(demo: String, version: Int, epoch: String, sections: [StoredSection], state: [String: String], events: [StoredEvent] = []) {
+        (self.demo, self.version, self.epoch, self.sections, self.state, self.events) = (demo, version, epoch, sections, state, events)
+    }
+
+    public struct StoredSection: Sendable, Equatable, Codable {
+        public var id: String
+        public var items: [String]
+        public init(id: String, items: [String]) { self.id = id; self.items = items }
+    }
+}
+
+/// An event as replayed to a reconnecting client.
+public struct StoredEvent: Sendable, Equatable {
+    public var version: Int
+    public var name: String
+    public var data: String
+    public init(version: Int, name: String, data: String) { (self.version, self.name, self.data) = (version, name, data) }
+}
+
+/// One saved change: the event clients replay, and the changeset that turns the previous
+/// version's identifiers into this one's (`nil` for a change that is not a diff, a reload:
+/// the write that carries it also carries a checkpoint).
+public struct StoredChange: Sendable, Equatable {
+    public var event: StoredEvent
+    public var changeset: String?
+    public var version: Int { event.version }
+    public init(event: StoredEvent, changeset: String?) { self.event = event; self.changeset = changeset }
+}
+
+/// What one write adds: changes in version order, the state after them, and optionally the
+/// identifiers after the last one (a checkpoint: older changes are then kept only as long as
+/// the event log needs them).
+public struct ListWrite: Sendable {
+    public var version: Int
+    public var epoch: String
+    public var changes: [StoredChange]
+    public var state: [String: String]
+    public var checkpoint: [StoredList.StoredSection]?
+    public init(version: Int, epoch: String, changes: [StoredChange], state: [String: String], checkpoint: [StoredList.StoredSection]?) {
+        (self.version, self.epoch, self.changes, self.state, self.checkpoint) = (version, epoch, changes, state, checkpoint)
+    }
+}
+
+/// What a writer missed: the changes after its version (when the store still has all of them
+/// and the epoch is the writer's), or the whole list.
+public enum ListCatchUp: Sendable {
+    case changes([StoredChange], version: Int, state: [String: String])
+    case list(StoredList)
+}
+
+/// A session as it is kept across restarts (its lists are read when first used).
+public struct StoredSession: Sendable, Equatable {
+    public var id: SessionID
+    public var shareID: SessionID
+    public init(id: SessionID, shareID: SessionID) { self.id = id; self.shareID = shareID }
+}
