@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Sessions survive the process: a real `diffable-web` with a state directory is driven over
 HTTP, then killed with SIGKILL after its last answer; a new process on the same directory must
-show every change that was answered 2xx (same items, same version). Then a search typed right
-before a SIGTERM must be there after the restart (the stop writes what was deferred).
+show every change that was answered 2xx (same items, same version), and a client reconnecting
+with a `Last-Event-ID` from before the crash must get the events it missed (the saved event
+log), not a fresh snapshot. Then a search typed right before a SIGTERM must be there after the
+restart (the stop writes what was deferred).
 
 Bounded: every request has a timeout; the servers are killed on any failure."""
 import http.client
@@ -48,6 +50,33 @@ def call(port, method, path, body=None, cookie=None):
     return response.status, (json.loads(data) if data and is_json else None), response.getheader("Set-Cookie") or ""
 
 
+def read_events(port, path, last_event_id=None, count=1, timeout=10):
+    """The first `count` events (name, id) of an event stream."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    headers = {"Accept": "text/event-stream"}
+    if last_event_id:
+        headers["Last-Event-ID"] = last_event_id
+    connection.request("GET", path, headers=headers)
+    response = connection.getresponse()
+    if response.status != 200:
+        fail(f"stream {path}: {response.status}")
+    events, name, event_id = [], None, None
+    while len(events) < count:
+        line = response.fp.readline().decode()
+        if not line:
+            break
+        line = line.rstrip("\n")
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("id: "):
+            event_id = line[4:]
+        elif line == "" and name:
+            events.append((name, event_id))
+            name, event_id = None, None
+    connection.close()
+    return events
+
+
 def items(snapshot):
     return [item["id"] for section in snapshot["sections"] for item in section["items"]]
 
@@ -78,6 +107,8 @@ def main():
         _, last, _ = call(port, "GET", f"{root}/snapshot")
         if last["version"] != answered:
             fail(f"the snapshot is at {last['version']}, the last answer said {answered}")
+        first = read_events(port, f"{root}/events")
+        epoch = first[0][1].rsplit("-", 1)[0]
         server.send_signal(signal.SIGKILL)
         server.wait(timeout=10)
 
@@ -87,6 +118,13 @@ def main():
         if status != 200 or after["version"] != answered or items(after) != items(last):
             fail(f"after kill -9: {status}, version {after and after.get('version')} (answered {answered}), "
                  f"{len(items(after or {'sections': []}))} items (had {len(items(last))})")
+
+        # A client that saw version answered-5 before the crash gets the five changes it missed,
+        # under the same ids, then its window: a replay, not a fresh snapshot.
+        replay = read_events(port, f"{root}/events", last_event_id=f"{epoch}-{answered - 5}", count=6)
+        expected = [("changeset", f"{epoch}-{v}") for v in range(answered - 4, answered + 1)]
+        if replay[:5] != expected or replay[5][0] != "window":
+            fail(f"the replay after kill -9 was {replay}, expected {expected} and a window")
 
         # A search is saved lazily (within 250 ms); SIGTERM writes it before the process ends.
         status, _, cookie_header = call(port, "GET", "/demos/mountains")
@@ -103,7 +141,7 @@ def main():
         html = response.read().decode()
         if 'value="everest"' not in html or "Mount Everest" not in html:
             fail("the search typed before SIGTERM was not kept")
-        print(f"restart-test: {answered} answered versions survived kill -9; a search survived SIGTERM")
+        print(f"restart-test: {answered} answered versions survived kill -9, and their events replay; a search survived SIGTERM")
     finally:
         for server in servers:
             if server.poll() is None:
