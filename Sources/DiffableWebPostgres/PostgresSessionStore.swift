@@ -23,6 +23,7 @@ public final class PostgresSessionStore: SessionStore {
     private let listenConfiguration: PostgresConnection.Configuration
     private let logger: Logger
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let lastEnqueued = Mutex<SaveReceipt?>(nil)
 
     public var isShared: Bool { true }
 
@@ -86,7 +87,7 @@ public final class PostgresSessionStore: SessionStore {
             if found < 1 {
                 try await connection.query("""
                     CREATE TABLE sessions (id TEXT PRIMARY KEY, share_id TEXT NOT NULL UNIQUE,
-                                           created_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                                           seen_at TIMESTAMPTZ NOT NULL DEFAULT now())
                     """, logger: logger)
                 try await connection.query("""
                     CREATE TABLE lists (
@@ -140,12 +141,17 @@ public final class PostgresSessionStore: SessionStore {
         let seconds = Double(idle.components.seconds) + Double(idle.components.attoseconds) / 1e18
         var count = 0
         let rows = try await client.query("""
-            DELETE FROM sessions s WHERE s.created_at < now() - make_interval(secs => \(seconds))
+            DELETE FROM sessions s WHERE s.seen_at < now() - make_interval(secs => \(seconds))
               AND NOT EXISTS (SELECT 1 FROM lists l WHERE l.session_id = s.id AND l.updated_at >= now() - make_interval(secs => \(seconds)))
             RETURNING 1
             """, logger: logger)
         for try await _ in rows { count += 1 }
         return count
+    }
+
+    public func touchSessions(_ ids: [SessionID]) async throws {
+        guard !ids.isEmpty else { return }
+        try await client.query("UPDATE sessions SET seen_at = now() WHERE id = ANY(\(ids.map(\.value))::text[])", logger: logger)
     }
 
     // MARK: Lists
@@ -217,6 +223,24 @@ public final class PostgresSessionStore: SessionStore {
             if let write { try await save(write, of: key, on: connection) }
             return value
         }
+    }
+
+    /// Saves in order, one after the other (a shared store's writers save inside
+    /// ``write(_:from:_:)``; this is for callers that hand a write over).
+    public func enqueue(_ key: ListKey, _ write: ListWrite) -> SaveReceipt {
+        let receipt = SaveReceipt()
+        let previous = lastEnqueued.withLock { last in defer { last = receipt }; return last }
+        Task {
+            try? await previous?.wait()
+            do {
+                let position = ListPosition(version: write.version - write.changes.count, epoch: write.epoch)
+                try await self.write(key, from: position) { _ in ((), write) }
+                receipt.complete(.success(()))
+            } catch {
+                receipt.complete(.failure(error))
+            }
+        }
+        return receipt
     }
 
     public func catchUp(_ key: ListKey, from local: ListPosition) async throws -> ListCatchUp? {

@@ -99,12 +99,24 @@ public final class WebApp: Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(for: configuration.heartbeatInterval)
             if Task.isCancelled { break }
+            var watched: [SessionID] = []
             for session in sessions.all {
                 let lists = session.existingLists.values
                 guard !lists.isEmpty else { continue }
                 for list in lists { list.heartbeat() }
                 // A session someone is watching is not idle, whether or not they act.
-                if lists.contains(where: { $0.openStreamCount > 0 }) { sessions.touch(session) }
+                if lists.contains(where: { $0.openStreamCount > 0 }) {
+                    sessions.touch(session)
+                    watched.append(session.id)
+                }
+            }
+            if let store, store.isShared {
+                // Other processes must not delete what this one's clients are watching.
+                do {
+                    try await store.touchSessions(watched)
+                } catch {
+                    logger.warning("could not mark watched sessions as seen", metadata: ["error": "\(error)"])
+                }
             }
             let expired = sessions.sweep()
             if expired > 0 { logger.debug("expired \(expired) idle sessions") }

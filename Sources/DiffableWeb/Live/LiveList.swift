@@ -60,7 +60,14 @@ final class LiveList: Sendable {
         var signature: Int
     }
 
-    /// Changes applied since the last save, and (while a write saves) the events held back.
+    /// Events waiting for their changes to be saved, in the order they were made.
+    private struct Outbox: Sendable {
+        var entries: [(ticket: Int, sends: [Send], ready: Bool)] = []
+        var next = 0
+    }
+    private let outbox = Mutex(Outbox())
+
+    /// Changes applied since the last save, and (while a write runs) its events.
     private struct PendingWrites: Sendable {
         var changes: [StoredChange] = []
         var sends: [Send] = []
@@ -217,64 +224,158 @@ final class LiveList: Sendable {
     }
 
     /// The one way a change reaches the data source: alone among this list's writers (and, on
-    /// a shared store, among every process's), caught up first with what other processes
-    /// wrote, and saved before it returns, so before its request is answered. Its events go
-    /// out once it is saved. A view-only change (a search) is saved within 250 ms instead, and
-    /// its events go out at once (not on a shared store: there every change is saved first).
+    /// a shared store, among every process's, caught up first with what the others wrote), and
+    /// saved before it returns, so before its request is answered. Its events go out once it
+    /// is saved, in version order with every other event (``outbox``).
+    ///
+    /// On the embedded store the save is a group commit: the writer hands the change to the
+    /// store's committer and lets the next writer in while it commits; changes that queue up
+    /// meanwhile commit together. A view-only change (a search) is saved within 250 ms instead
+    /// (not on a shared store: there every change is saved before the next one is applied).
     /// - Throws: ``ListStoreError`` when the save failed: the list is then retired, and its
     ///   session makes it again from what the store has.
     private func write<T: Sendable>(viewOnly: Bool = false, _ body: @Sendable () throws -> T) async throws -> T {
-        try await writer.run {
+        let (value, commit) = try await writer.run { () async throws -> (T, (ticket: Int, receipt: SaveReceipt, storage: ListStorage)?) in
             guard !self.isRetired else { throw ListStoreError.retired }
-            guard let storage = self.storage else { return try body() }
+            guard let storage = self.storage else { return (try body(), nil) }
             if storage.store.isShared {
-                return try await self.saving(storage) {
-                    try await storage.store.write(storage.key, from: self.position) { missed in
+                let value = try await self.holdingEvents(storage) { ticket in
+                    let value = try await storage.store.write(storage.key, from: self.position) { missed in
                         if let missed { try self.catchUp(missed) }
                         let value = try body()
                         return (value, self.takePendingWrite())
                     }
+                    self.release(ticket)
+                    return value
                 }
+                return (value, nil)
             }
-            if viewOnly {
+            return try await self.holdingEvents(storage) { ticket in
                 let value = try body()
-                self.scheduleDeferredSave()
-                return value
-            }
-            return try await self.saving(storage) {
-                let value = try body()
-                try await storage.store.write(storage.key, from: self.position) { _ in ((), self.takePendingWrite()) }
-                return value
+                if viewOnly {
+                    self.release(ticket)
+                    self.scheduleDeferredSave()
+                    return (value, nil)
+                }
+                guard let write = self.takePendingWrite() else {
+                    self.release(ticket)
+                    return (value, nil)
+                }
+                return (value, (ticket, storage.store.enqueue(storage.key, write), storage))
             }
         }
+        if let (ticket, receipt, storage) = commit {
+            do {
+                try await receipt.wait()
+                markReady(ticket)
+            } catch {
+                discard(ticket)
+                retire(because: "\(error)", storage: storage)
+                throw ListStoreError.saveFailed("\(error)")
+            }
+        }
+        return value
     }
 
-    /// Runs `body` with events held back, then sends them; retires the list if `body` failed
-    /// to save (the held events are dropped: nobody is told of a change that is not saved).
-    private func saving<T: Sendable>(_ storage: ListStorage, _ body: () async throws -> T) async throws -> T {
+    /// Runs `body` with this write's events held in the outbox under a ticket that `body`
+    /// releases once the change is saved (or hands on); retires the list if `body` failed after
+    /// changing it (its events are dropped: nobody is told of a change that is not saved).
+    private func holdingEvents<T: Sendable>(_ storage: ListStorage, _ body: (_ ticket: Int) async throws -> T) async throws -> T {
         let before = dataSource.version
+        let ticket = hold()
         holdingEvents.store(true, ordering: .releasing)
         do {
-            let value = try await body()
+            let value = try await body(ticket)
             holdingEvents.store(false, ordering: .releasing)
-            deliver(pending.withLock { pending in defer { pending.sends.removeAll() }; return pending.sends })
+            seal(ticket)
             return value
         } catch {
             holdingEvents.store(false, ordering: .releasing)
             let unsaved = dataSource.version != before
             if error is ListStoreError || unsaved {
                 // Applied here but not saved (or replaced by another process's run of the list).
+                discard(ticket)
                 retire(because: "\(error)", storage: storage)
                 throw error as? ListStoreError ?? ListStoreError.saveFailed("\(error)")
             }
             // Refused before anything changed (a bad action): nothing to save, nothing held.
+            release(ticket)
             throw error
+        }
+    }
+
+    // MARK: The outbox: events in order, each once its change is saved
+
+    /// Takes a place in the outbox for the events of the write about to run (they collect in
+    /// ``PendingWrites/sends`` while it runs).
+    private func hold() -> Int {
+        outbox.withLock { outbox in
+            defer { outbox.next += 1 }
+            outbox.entries.append((outbox.next, [], false))
+            return outbox.next
+        }
+    }
+
+    /// Moves the running write's events under its ticket (in the writer: the next write's
+    /// events are not made yet).
+    private func seal(_ ticket: Int) {
+        let sends = pending.withLock { pending in defer { pending.sends.removeAll() }; return pending.sends }
+        guard !sends.isEmpty else { return }
+        outbox.withLock { outbox in
+            if let index = outbox.entries.firstIndex(where: { $0.ticket == ticket }) {
+                outbox.entries[index].sends.append(contentsOf: sends)
+            }
+        }
+    }
+
+    /// The write's change is saved: its events may go, after every earlier write's.
+    private func markReady(_ ticket: Int) {
+        outbox.withLock { outbox in
+            if let index = outbox.entries.firstIndex(where: { $0.ticket == ticket }) { outbox.entries[index].ready = true }
+            flush(&outbox)
+        }
+    }
+
+    /// ``seal(_:)`` and ``markReady(_:)``, in the writer.
+    private func release(_ ticket: Int) {
+        seal(ticket)
+        markReady(ticket)
+    }
+
+    /// The write's change was not saved: its events are dropped.
+    private func discard(_ ticket: Int) {
+        outbox.withLock { outbox in
+            outbox.entries.removeAll { $0.ticket == ticket }
+            flush(&outbox)
+        }
+    }
+
+    /// Sends events that need no save (a stream's first event, a moved window): at once, or
+    /// after the writes still being saved.
+    private func send(_ sends: [Send]) {
+        guard !sends.isEmpty else { return }
+        outbox.withLock { outbox in
+            if outbox.entries.isEmpty {
+                deliver(sends)
+            } else {
+                outbox.entries.append((outbox.next, sends, true))
+                outbox.next += 1
+            }
+        }
+    }
+
+    /// Delivers the ready events at the head of the outbox (under its lock: in order).
+    private func flush(_ outbox: inout Outbox) {
+        while let first = outbox.entries.first, first.ready {
+            outbox.entries.removeFirst()
+            deliver(first.sends)
         }
     }
 
     private func retire(because reason: String, storage: ListStorage) {
         retired.store(true, ordering: .releasing)
         pending.withLock { $0 = PendingWrites() }
+        outbox.withLock { $0.entries.removeAll() }
         storage.logger.error("a list could not be saved and is retired", metadata: ["list": "\(storage.key)", "error": "\(reason)"])
         storage.retired(self)
         closeStreams()
@@ -327,10 +428,13 @@ final class LiveList: Sendable {
     /// Writes deferred changes now (through the writer, so in order with every other save).
     func flushPendingSave() async {
         _ = try? await writer.run {
-            self.pending.withLock { $0.saveScheduled = false }
-            guard let storage = self.storage, !self.isRetired else { return }
+            let pendingChanges = self.pending.withLock { pending in
+                pending.saveScheduled = false
+                return !pending.changes.isEmpty
+            }
+            guard pendingChanges, let storage = self.storage, !self.isRetired, let write = self.takePendingWrite() else { return }
             do {
-                try await storage.store.write(storage.key, from: self.position) { _ in ((), self.takePendingWrite()) }
+                try await storage.store.enqueue(storage.key, write).wait()
             } catch {
                 self.retire(because: "\(error)", storage: storage)
             }
@@ -485,7 +589,7 @@ final class LiveList: Sendable {
             state.byStreamID[follower.id] = ObjectIdentifier(stream)
             return (sends, state.followers.count, follower.held, follower.id)
         }
-        deliver(sends)
+        send(sends)
         guard count > 0 else { return }
         demo.streamCountDidChange(count)
         reportWindows([(streamID, held)], snapshot: snapshot)
@@ -538,7 +642,7 @@ final class LiveList: Sendable {
             let json = windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: false)
             return (true, [(follower.stream, "window", epoch.wire(EventID(version: version, layout: state.windowSequence)), json)], update.held)
         }
-        deliver(result.sends)
+        send(result.sends)
         if !result.sends.isEmpty { reportWindows([(streamID, result.held)], snapshot: snapshot) }
         return result.found
     }
@@ -646,12 +750,12 @@ final class LiveList: Sendable {
         if holdingEvents.load(ordering: .acquiring) {
             pending.withLock { $0.sends.append(contentsOf: sends) }
         } else {
-            deliver(sends)
+            send(sends)
         }
         reportWindows(windows, snapshot: update.snapshot)
     }
 
-    /// Sends outside the state lock (the writer keeps the order); drops streams that closed.
+    /// Sends outside the state lock (the outbox keeps the order); drops streams that closed.
     private func deliver(_ sends: [Send]) {
         var gone: [ObjectIdentifier] = []
         for send in sends where !send.stream.send(event: send.name, id: send.id, data: send.data) {

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// The embedded default: one SQLite file (`<directory>/diffable-web.sqlite`, WAL journal), with
 /// a versioned schema checked at start. One process writes it (SQLite is not a shared store
@@ -107,7 +109,8 @@ final class SQLiteSessionStore: SessionStore {
     // MARK: Lists
 
     func list(_ key: ListKey) async throws -> StoredList? {
-        try database.transaction { query -> StoredList? in
+        queue.withLock { _ = $0.failed.remove(key) }  // the list is made again from what is saved
+        return try database.transaction { query -> StoredList? in
             guard let row = try query("SELECT version, epoch, state, base_version, base_sections FROM lists WHERE session_id = ? AND demo = ?",
                                       [.text(key.session.value), .text(key.demo)]).first,
                   let version = row[0].integer, let epoch = row[1].text, let state = row[2].text,
@@ -134,17 +137,81 @@ final class SQLiteSessionStore: SessionStore {
     func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
                             _ body: (ListCatchUp?) async throws -> (T, ListWrite?)) async throws -> T {
         let (value, write) = try await body(nil)
-        if let write { try save(write, of: key) }
+        if let write { try await enqueue(key, write).wait() }
         return value
+    }
+
+    // MARK: Group commit
+
+    /// Writes waiting for the committer, in the order they were enqueued.
+    private struct Queue {
+        var waiting: [(key: ListKey, write: ListWrite, receipt: SaveReceipt)] = []
+        var committing = false
+        /// Lists whose write failed: their later writes build on it and fail too.
+        var failed: Set<ListKey> = []
+    }
+    private let queue = Mutex(Queue())
+    /// The committer runs here, off the cooperative threads (a commit is blocking I/O).
+    private let committer = DispatchQueue(label: "diffable-web.sqlite-commit")
+
+    func enqueue(_ key: ListKey, _ write: ListWrite) -> SaveReceipt {
+        let receipt = SaveReceipt()
+        let start = queue.withLock { queue -> Bool in
+            queue.waiting.append((key, write, receipt))
+            defer { queue.committing = true }
+            return !queue.committing
+        }
+        if start { committer.async { self.commitWaiting() } }
+        return receipt
+    }
+
+    /// Commits everything waiting as one transaction (each write in a savepoint of its own, so
+    /// that one failing write fails alone), until nothing waits.
+    private func commitWaiting() {
+        while true {
+            let (batch, failed) = queue.withLock { queue -> ([(key: ListKey, write: ListWrite, receipt: SaveReceipt)], Set<ListKey>) in
+                if queue.waiting.isEmpty { queue.committing = false }
+                defer { queue.waiting.removeAll() }
+                return (queue.waiting, queue.failed)
+            }
+            guard !batch.isEmpty else { return }
+            var results = [Result<Void, any Error>](repeating: .success(()), count: batch.count)
+            var newlyFailed = Set<ListKey>()
+            do {
+                try database.transaction { query in
+                    for (index, item) in batch.enumerated() {
+                        if failed.contains(item.key) || newlyFailed.contains(item.key) {
+                            results[index] = .failure(StoredListError(description: "an earlier change of \(item.key) was not saved"))
+                            continue
+                        }
+                        _ = try query("SAVEPOINT list_write", [])
+                        do {
+                            try save(item.write, of: item.key, query)
+                            _ = try query("RELEASE list_write", [])
+                        } catch {
+                            _ = try? query("ROLLBACK TO list_write", [])
+                            _ = try? query("RELEASE list_write", [])
+                            results[index] = .failure(error)
+                            newlyFailed.insert(item.key)
+                        }
+                    }
+                }
+            } catch {
+                results = results.map { _ in .failure(error) }
+                newlyFailed.formUnion(batch.map(\.key))
+            }
+            if !newlyFailed.isEmpty { queue.withLock { $0.failed.formUnion(newlyFailed) } }
+            for (index, item) in batch.enumerated() { item.receipt.complete(results[index]) }
+        }
     }
 
     func catchUp(_ key: ListKey, from local: ListPosition) async throws -> ListCatchUp? { nil }
 
     func close() async {}
 
-    private func save(_ write: ListWrite, of key: ListKey) throws {
+    private func save(_ write: ListWrite, of key: ListKey, _ query: (String, [SQLValue]) throws -> [[SQLValue]]) throws {
         let (session, demo) = (SQLValue.text(key.session.value), SQLValue.text(key.demo))
-        try database.transaction { query in
+        do {
             for change in write.changes {
                 _ = try query("INSERT OR REPLACE INTO changes (session_id, demo, version, name, data, changeset) VALUES (?, ?, ?, ?, ?, ?)",
                               [session, demo, .integer(change.version), .text(change.event.name), .text(change.event.data),

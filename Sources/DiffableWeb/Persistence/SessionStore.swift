@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where sessions outlive the process: the embedded SQLite file (``SQLiteSessionStore``, the
 /// default) or a PostgreSQL database that several server processes share
 /// (``PostgresSessionStore``).
@@ -22,9 +24,12 @@ public protocol SessionStore: Sendable {
     func session(shareID: SessionID) async throws -> StoredSession?
     func saveSession(id: SessionID, shareID: SessionID) async throws
     func deleteSession(id: SessionID) async throws
-    /// Deletes sessions no process has written for `idle` (a shared store: another process
-    /// may still be serving a session this one let go).
+    /// Deletes sessions that no process wrote or kept alive for `idle` (a shared store:
+    /// another process may still be serving a session this one let go).
     func deleteSessions(idleFor idle: Duration) async throws -> Int
+    /// Marks sessions as in use now (a shared store: sessions someone watches, so that no
+    /// process deletes them as idle; the default does nothing).
+    func touchSessions(_ ids: [SessionID]) async throws
 
     /// A list as last saved: the identifiers at its version (checkpoint plus changes), its
     /// state and its recent events.
@@ -37,6 +42,11 @@ public protocol SessionStore: Sendable {
     /// (version, epoch) missed, or `nil` when nothing.
     func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
                             _ body: (ListCatchUp?) async throws -> (T, ListWrite?)) async throws -> T
+    /// Saves `write` after every write enqueued before it, without waiting (an unshared store:
+    /// the list's writer goes on with its next change while this one commits, and changes that
+    /// queue up meanwhile commit together). A write of a list whose earlier write failed fails.
+    /// - Returns: what to wait for before the change counts as saved.
+    func enqueue(_ key: ListKey, _ write: ListWrite) -> SaveReceipt
     /// What a writer at `local` missed, read without holding the list (a notification from
     /// another process): `nil` when nothing.
     func catchUp(_ key: ListKey, from local: ListPosition) async throws -> ListCatchUp?
@@ -49,6 +59,7 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
+    public func touchSessions(_ ids: [SessionID]) async throws {}
     public func observeChanges(connected: @escaping @Sendable () -> Void, changed: @escaping @Sendable (ListKey, Int) -> Void) {}
 }
 
@@ -132,4 +143,39 @@ public struct StoredSession: Sendable, Equatable {
     public var id: SessionID
     public var shareID: SessionID
     public init(id: SessionID, shareID: SessionID) { self.id = id; self.shareID = shareID }
+}
+
+/// A save in progress: ``wait()`` returns once it is committed, or throws why it was not.
+public final class SaveReceipt: Sendable {
+    private let state = Mutex<(result: Result<Void, any Error>?, waiters: [CheckedContinuation<Void, any Error>])>((nil, []))
+
+    public init() {}
+
+    /// A receipt for a save already done (or failed).
+    public convenience init(_ result: Result<Void, any Error>) {
+        self.init()
+        complete(result)
+    }
+
+    /// Records the outcome and wakes every waiter (the first outcome counts).
+    public func complete(_ result: Result<Void, any Error>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            guard state.result == nil else { return [] }
+            state.result = result
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+
+    public func wait() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let done = state.withLock { state -> Result<Void, any Error>? in
+                if let result = state.result { return result }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let done { continuation.resume(with: done) }
+        }
+    }
 }
