@@ -154,21 +154,35 @@ final class SQLiteSessionStore: SessionStore {
     /// The committer runs here, off the cooperative threads (a commit is blocking I/O).
     private let committer = DispatchQueue(label: "diffable-web.sqlite-commit")
 
+    /// The first write to find the committer idle leads: its waiter commits everything waiting
+    /// on its own thread (no hand-over), then passes what arrived meanwhile to the committer
+    /// queue. Later writes wait for the leader's or the queue's commit.
     func enqueue(_ key: ListKey, _ write: ListWrite) -> SaveReceipt {
-        let receipt = SaveReceipt()
-        let start = queue.withLock { queue -> Bool in
+        // One committer at a time (a list's writes must commit in the order they were made):
+        // deciding to lead and joining the queue happen under one lock.
+        queue.withLock { queue in
+            let receipt = queue.committing ? SaveReceipt() : SaveReceipt(lead: { self.commitWaiting(rounds: 1) })
+            queue.committing = true
             queue.waiting.append((key, write, receipt))
-            defer { queue.committing = true }
-            return !queue.committing
+            return receipt
         }
-        if start { committer.async { self.commitWaiting() } }
-        return receipt
     }
 
     /// Commits everything waiting as one transaction (each write in a savepoint of its own, so
-    /// that one failing write fails alone), until nothing waits.
-    private func commitWaiting() {
+    /// that one failing write fails alone), for `rounds` rounds, then hands what still waits to
+    /// the committer queue (which runs until nothing waits).
+    private func commitWaiting(rounds: Int = .max) {
+        var round = 0
         while true {
+            if round == rounds {
+                let more = queue.withLock { queue -> Bool in
+                    if queue.waiting.isEmpty { queue.committing = false }
+                    return !queue.waiting.isEmpty
+                }
+                if more { committer.async { self.commitWaiting() } }
+                return
+            }
+            round += 1
             let (batch, failed) = queue.withLock { queue -> ([(key: ListKey, write: ListWrite, receipt: SaveReceipt)], Set<ListKey>) in
                 if queue.waiting.isEmpty { queue.committing = false }
                 defer { queue.waiting.removeAll() }
@@ -182,6 +196,10 @@ final class SQLiteSessionStore: SessionStore {
                     for (index, item) in batch.enumerated() {
                         if failed.contains(item.key) || newlyFailed.contains(item.key) {
                             results[index] = .failure(StoredListError(description: "an earlier change of \(item.key) was not saved"))
+                            continue
+                        }
+                        if batch.count == 1 {
+                            try save(item.write, of: item.key, query)  // fails the transaction, which is this write
                             continue
                         }
                         _ = try query("SAVEPOINT list_write", [])

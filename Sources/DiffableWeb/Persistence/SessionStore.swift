@@ -148,8 +148,13 @@ public struct StoredSession: Sendable, Equatable {
 /// A save in progress: ``wait()`` returns once it is committed, or throws why it was not.
 public final class SaveReceipt: Sendable {
     private let state = Mutex<(result: Result<Void, any Error>?, waiters: [CheckedContinuation<Void, any Error>])>((nil, []))
+    /// Work the first waiter does itself before it waits (a group commit's leader commits on
+    /// its own thread instead of handing over to another).
+    private let lead: Mutex<(@Sendable () -> Void)?>
 
-    public init() {}
+    public init(lead: (@Sendable () -> Void)? = nil) {
+        self.lead = Mutex(lead)
+    }
 
     /// A receipt for a save already done (or failed).
     public convenience init(_ result: Result<Void, any Error>) {
@@ -169,6 +174,7 @@ public final class SaveReceipt: Sendable {
     }
 
     public func wait() async throws {
+        if let lead = lead.withLock({ lead in defer { lead = nil }; return lead }) { lead() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let done = state.withLock { state -> Result<Void, any Error>? in
                 if let result = state.result { return result }
