@@ -75,6 +75,8 @@ final class LiveList: Sendable {
         var bytesSinceCheckpoint = 0
         var checkpointDue = false
         var saveScheduled = false
+        /// The demo state last saved (`nil`: unknown, save it).
+        var savedState: [String: String]?
     }
 
     private struct State: Sendable {
@@ -116,6 +118,7 @@ final class LiveList: Sendable {
             return (snapshot, stored)
         }
         epoch = restored.map { ListEpoch(value: $0.1.epoch) } ?? ListEpoch.random()
+        if let (_, stored) = restored { pending.withLock { $0.savedState = stored.state } }
         self.storage = demo.persistsList ? storage : nil
         dataSource.addObserver { [weak self] update in self?.didApply(update) }
         if let (snapshot, stored) = restored {
@@ -408,7 +411,12 @@ final class LiveList: Sendable {
         } else {
             pending.withLock { $0.bytesSinceCheckpoint = 0 }
         }
-        return ListWrite(version: last.version, epoch: epoch.value, changes: taken.changes, state: demo.persistentState(),
+        let state = demo.persistentState()
+        let stateChanged = pending.withLock { pending in
+            defer { pending.savedState = state }
+            return pending.savedState != state
+        }
+        return ListWrite(version: last.version, epoch: epoch.value, changes: taken.changes, state: state, stateChanged: stateChanged,
                          checkpoint: checkpoint ? StoredList.sections(of: snapshot) : nil)
     }
 

@@ -72,13 +72,13 @@ final class SQLiteDatabase: Sendable {
     /// throws) none.
     func transaction<T>(_ body: (_ query: (String, [SQLValue]) throws -> [[SQLValue]]) throws -> T) throws -> T {
         try handle.withLock { handle in
-            try Self.execute("BEGIN IMMEDIATE", on: handle)
+            _ = try Self.query("BEGIN IMMEDIATE", [], on: handle)  // prepared once, like every statement here
             do {
                 let value = try body { sql, values in try Self.query(sql, values, on: handle) }
-                try Self.execute("COMMIT", on: handle)
+                _ = try Self.query("COMMIT", [], on: handle)
                 return value
             } catch {
-                try? Self.execute("ROLLBACK", on: handle)
+                _ = try? Self.query("ROLLBACK", [], on: handle)
                 throw error
             }
         }

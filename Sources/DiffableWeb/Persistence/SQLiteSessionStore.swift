@@ -9,9 +9,11 @@ import Synchronization
 /// Schema (version 2):
 /// - `sessions(id, share_id)`;
 /// - `lists(session_id, demo, version, epoch, state, base_version, base_sections)`: a list's
-///   head and its checkpoint (the identifiers at `base_version`, a JSON array of sections);
-/// - `changes(session_id, demo, version, name, data, changeset)`: each change after the
-///   checkpoint, and the last few before it (the event log a reconnecting client replays).
+///   checkpoint (the identifiers at `base_version`, a JSON array of sections), written only
+///   when a checkpoint is due;
+/// - `changes(session_id, demo, version, name, data, changeset, state)`: each change after the
+///   checkpoint (with the demo state when it changed), and the last few before it (the event
+///   log a reconnecting client replays). A change is one `INSERT`.
 final class SQLiteSessionStore: SessionStore {
     /// The schema this build writes; migrations bring older files up to it.
     static let schemaVersion = 2
@@ -45,7 +47,7 @@ final class SQLiteSessionStore: SessionStore {
         let changes = """
             CREATE TABLE changes (
                 session_id TEXT NOT NULL, demo TEXT NOT NULL, version INTEGER NOT NULL,
-                name TEXT NOT NULL, data TEXT NOT NULL, changeset TEXT,
+                name TEXT NOT NULL, data TEXT NOT NULL, changeset TEXT, state TEXT,
                 PRIMARY KEY (session_id, demo, version),
                 FOREIGN KEY (session_id, demo) REFERENCES lists(session_id, demo) ON DELETE CASCADE
             ) WITHOUT ROWID;
@@ -113,12 +115,19 @@ final class SQLiteSessionStore: SessionStore {
         return try database.transaction { query -> StoredList? in
             guard let row = try query("SELECT version, epoch, state, base_version, base_sections FROM lists WHERE session_id = ? AND demo = ?",
                                       [.text(key.session.value), .text(key.demo)]).first,
-                  let version = row[0].integer, let epoch = row[1].text, let state = row[2].text,
+                  let headVersion = row[0].integer, let epoch = row[1].text, var state = row[2].text,
                   let baseVersion = row[3].integer, let base = row[4].text else { return nil }
-            let changes = try query("SELECT version, name, data, changeset FROM changes WHERE session_id = ? AND demo = ? ORDER BY version",
+            // The list row is written at checkpoints; a change after it carries the version,
+            // and the demo state when that changed.
+            var version = headVersion
+            let changes = try query("SELECT version, name, data, changeset, state FROM changes WHERE session_id = ? AND demo = ? ORDER BY version",
                                     [.text(key.session.value), .text(key.demo)]).compactMap { row -> StoredChange? in
-                guard let version = row[0].integer, let name = row[1].text, let data = row[2].text else { return nil }
-                return StoredChange(event: StoredEvent(version: version, name: name, data: data), changeset: row[3].text)
+                guard let changeVersion = row[0].integer, let name = row[1].text, let data = row[2].text else { return nil }
+                if changeVersion > headVersion {
+                    version = max(version, changeVersion)
+                    if let changed = row[4].text { state = changed }
+                }
+                return StoredChange(event: StoredEvent(version: changeVersion, name: name, data: data), changeset: row[3].text)
             }
             return try StoredList.assemble(demo: key.demo, version: version, epoch: epoch, state: state,
                                            baseVersion: baseVersion, base: base, changes: changes)
@@ -229,25 +238,23 @@ final class SQLiteSessionStore: SessionStore {
 
     private func save(_ write: ListWrite, of key: ListKey, _ query: (String, [SQLValue]) throws -> [[SQLValue]]) throws {
         let (session, demo) = (SQLValue.text(key.session.value), SQLValue.text(key.demo))
-        do {
-            for change in write.changes {
-                _ = try query("INSERT OR REPLACE INTO changes (session_id, demo, version, name, data, changeset) VALUES (?, ?, ?, ?, ?, ?)",
-                              [session, demo, .integer(change.version), .text(change.event.name), .text(change.event.data),
-                               change.changeset.map(SQLValue.text) ?? .null])
-            }
-            let state = SQLValue.text(StoredList.json(write.state))
-            if let checkpoint = write.checkpoint {
-                _ = try query("""
-                    UPDATE lists SET version = ?, epoch = ?, state = ?, base_version = ?, base_sections = ?
-                    WHERE session_id = ? AND demo = ?
-                    """, [.integer(write.version), .text(write.epoch), state, .integer(write.version),
-                          .text(StoredList.json(checkpoint)), session, demo])
-                _ = try query("DELETE FROM changes WHERE session_id = ? AND demo = ? AND version <= ?",
-                              [session, demo, .integer(write.version - eventLogCapacity)])
-            } else {
-                _ = try query("UPDATE lists SET version = ?, epoch = ?, state = ? WHERE session_id = ? AND demo = ?",
-                              [.integer(write.version), .text(write.epoch), state, session, demo])
-            }
+        let state = SQLValue.text(StoredList.json(write.state))
+        for (index, change) in write.changes.enumerated() {
+            // The last change carries the demo state when it changed: one statement per change.
+            let changedState = write.stateChanged && index == write.changes.count - 1 && write.checkpoint == nil ? state : .null
+            _ = try query("INSERT OR REPLACE INTO changes (session_id, demo, version, name, data, changeset, state) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          [session, demo, .integer(change.version), .text(change.event.name), .text(change.event.data),
+                           change.changeset.map(SQLValue.text) ?? .null, changedState])
+        }
+        if let checkpoint = write.checkpoint {
+            let updated = try query("""
+                UPDATE lists SET version = ?, epoch = ?, state = ?, base_version = ?, base_sections = ?
+                WHERE session_id = ? AND demo = ? RETURNING 1
+                """, [.integer(write.version), .text(write.epoch), state, .integer(write.version),
+                      .text(StoredList.json(checkpoint)), session, demo])
+            guard !updated.isEmpty else { throw StoredListError(description: "\(key) is not in the store") }
+            _ = try query("DELETE FROM changes WHERE session_id = ? AND demo = ? AND version <= ?",
+                          [session, demo, .integer(write.version - eventLogCapacity)])
         }
     }
 }

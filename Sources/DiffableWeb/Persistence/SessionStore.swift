@@ -125,9 +125,12 @@ public struct ListWrite: Sendable {
     public var epoch: String
     public var changes: [StoredChange]
     public var state: [String: String]
+    /// Whether `state` differs from the last one saved (a store may then skip writing it).
+    public var stateChanged: Bool
     public var checkpoint: [StoredList.StoredSection]?
-    public init(version: Int, epoch: String, changes: [StoredChange], state: [String: String], checkpoint: [StoredList.StoredSection]?) {
-        (self.version, self.epoch, self.changes, self.state, self.checkpoint) = (version, epoch, changes, state, checkpoint)
+    public init(version: Int, epoch: String, changes: [StoredChange], state: [String: String], stateChanged: Bool = true,
+                checkpoint: [StoredList.StoredSection]?) {
+        (self.version, self.epoch, self.changes, self.state, self.stateChanged, self.checkpoint) = (version, epoch, changes, state, stateChanged, checkpoint)
     }
 }
 
