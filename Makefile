@@ -1,5 +1,5 @@
 # DiffableWeb — the two commands that matter: `make run` and `make test`.
-.PHONY: run test deps bench bench-core bench-layout bench-http bench-web tsan
+.PHONY: run test deps bench bench-core bench-layout bench-http bench-web bench-cluster tsan
 
 run:
 	scripts/run $(ARGS)
@@ -11,7 +11,7 @@ deps:
 	scripts/deps
 
 # Release-mode benchmarks (not part of `make test`). Results: BENCHMARKS.md.
-bench: bench-core bench-layout bench-http bench-web
+bench: bench-core bench-layout bench-http bench-web bench-cluster
 
 bench-core: deps
 	swift run -c release --package-path Benchmarks --scratch-path .build-bench CoreBenchmarks $(ARGS)
@@ -27,6 +27,12 @@ bench-http:
 bench-web: deps
 	swift build -c release --product diffable-web
 	python3 Benchmarks/web/keystroke_latency.py --binary .build/release/diffable-web $(ARGS)
+
+# The session store and several nodes: memory only, SQLite, PostgreSQL, 3 nodes behind nginx.
+bench-cluster:
+	scripts/deps --bench
+	swift build -c release --product diffable-web
+	python3 Benchmarks/web/cluster_bench.py $(ARGS)
 
 # The Swift test suites under ThreadSanitizer.
 tsan: deps

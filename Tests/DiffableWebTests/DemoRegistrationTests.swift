@@ -13,7 +13,8 @@ final class TinyDemo: Demo {
             name: name, title: "Tiny", summary: "Two items", cellTemplates: templates,
             actions: [ActionDescriptor(name: "rename", description: "Rename",
                                        parameters: [.init(name: "to", type: "string", required: true, description: "New name")]),
-                      ActionDescriptor(name: "swapBoth", description: "Swap the two items")],
+                      ActionDescriptor(name: "swapBoth", description: "Swap the two items"),
+                      ActionDescriptor(name: "swapThenRefuse", description: "Swap the two items, then refuse")],
             pageQuery: PageQuery(name: "n", action: "rename", parameter: "to"),
             make: { TinyDemo() })
     }
@@ -39,6 +40,9 @@ final class TinyDemo: Demo {
             var snapshot = dataSource.snapshot()
             do { try snapshot.moveItem("n2", beforeItem: "n1") } catch { throw .snapshot(error) }
             dataSource.apply(snapshot, animatingDifferences: true)
+        case "swapThenRefuse":
+            try perform("swapBoth", parameters: parameters, on: dataSource)
+            throw .unprocessable(code: "refused", message: "Swapped, then refused")
         default: throw .unknownAction(action)
         }
     }

@@ -8,12 +8,6 @@ import Testing
 /// answered 2xx for is in SQLite, and a new app on the same directory brings it back.
 @Suite("Live persistence: a restart keeps every session's lists, versions and demo state")
 struct LivePersistenceTests {
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dw-state-\(UInt64.random(in: 0...UInt64.max))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     func items(_ visitor: Visitor, _ demo: String) -> [String] {
         visitor.list(demo)?.dataSource.snapshot().itemIdentifiers ?? []
     }
@@ -154,6 +148,23 @@ struct LivePersistenceTests {
         #expect(outline.expandedItems == ["h8000-8999", "h8800-8899", "h7000-7999"])
         let collapse = await returning.send(.post, "/demos/outline/actions/collapse", json: #"{"item":"h8000-8999"}"#)
         #expect(collapse.status == .ok && !items(returning, "outline").contains("h8800-8899"))
+    }
+
+    @Test("every demo's list is saved before its demo writes to it: none is retired, the store follows each")
+    func everyDemoSavedFirst() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = try await makeApp { $0.stateDirectory = directory.path }
+        let visitor = Visitor(app)
+        let store = try SQLiteSessionStore(directory: directory.path)
+        for demo in app.demos.map(\.name) {
+            await visitor.send(.get, "/demos/\(demo)")
+            let list = try #require(visitor.list(demo))
+            let key = ListKey(session: try #require(visitor.cookie.flatMap(SessionID.init)), demo: demo)
+            // The outline applies its tree when it is attached: that write must find the list saved.
+            #expect(await eventually { (try? await store.list(key))?.version == list.version }, "\(demo) is saved")
+            #expect(!list.isRetired, "\(demo) was not retired")
+        }
     }
 
     @Test("a store of schema version 1 (whole lists) is migrated and read")

@@ -9,12 +9,6 @@ import Testing
 /// cannot be saved must never be shown or answered 2xx.
 @Suite("Live store commits: concurrent writes stream in order once saved; an unsaved change is refused")
 struct LiveStoreCommitTests {
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dw-commit-\(UInt64.random(in: 0...UInt64.max))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test("16 writers at once on one list: every answer is saved, the stream gets every version once and in order")
     func concurrentWritersInOrder() async throws {
         let directory = try temporaryDirectory()
@@ -74,5 +68,21 @@ struct LiveStoreCommitTests {
         await visitor.send(.get, "/demos/numbers")
         let again = try #require(visitor.list("numbers"))
         #expect(again !== saved && !again.isRetired && again.version == 1 && version == 2)
+    }
+    @Test("an action that applied something and then refused is answered with its refusal; what it applied is saved, the list goes on")
+    func refusalAfterAnApply() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = try await makeApp { $0.stateDirectory = directory.path; $0.demos = [TinyDemo.descriptor()] }
+        let visitor = Visitor(app)
+        await visitor.send(.get, "/demos/tiny")
+        let refused = await visitor.send(.post, "/demos/tiny/actions/swapThenRefuse", json: "{}")
+        #expect(refused.status == .unprocessableContent && refused.text.contains("refused"))
+        let list = try #require(visitor.list("tiny"))
+        #expect(!list.isRetired && list.version == 2 && list.dataSource.snapshot().itemIdentifiers == ["n2", "n1"])
+        let key = ListKey(session: try #require(visitor.cookie.flatMap(SessionID.init)), demo: "tiny")
+        #expect(try await SQLiteSessionStore(directory: directory.path).list(key)?.sections.first?.items == ["n2", "n1"], "what it applied is saved")
+        let again = await visitor.send(.post, "/demos/tiny/actions/swapBoth", json: "{}")
+        #expect(again.status == .ok && list.version == 3)
     }
 }

@@ -81,3 +81,10 @@ extension WebApp {
         return sessions.existing(id)?.shareID.value
     }
 }
+
+/// A fresh directory for a store (the caller removes it).
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("dw-state-\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

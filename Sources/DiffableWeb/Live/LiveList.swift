@@ -35,6 +35,8 @@ final class LiveList: Sendable {
     private let holdingEvents = Atomic(false)
     /// Set while changes another process made are applied: they are saved already.
     private let replicating = Atomic(false)
+    /// Set when the running write applied a change of its own (not a catch-up).
+    private let applied = Atomic(false)
     /// Set once a save failed or another process replaced the list: it takes no more writes
     /// (its session makes it again from the store).
     private let retired = Atomic(false)
@@ -139,6 +141,11 @@ final class LiveList: Sendable {
                 for event in events { state.log.append(LoggedEvent(id: EventID(version: event.version), name: event.name, data: event.data)) }
             }
         }
+    }
+
+    /// Hands the demo its ``ListHandle`` (it may start writing: a publisher, image loads). Called
+    /// once the list is in the store and in its session, so that no write comes first.
+    func start() {
         demo.attach(ListHandle(self))
     }
 
@@ -238,33 +245,36 @@ final class LiveList: Sendable {
     /// - Throws: ``ListStoreError`` when the save failed: the list is then retired, and its
     ///   session makes it again from what the store has.
     private func write<T: Sendable>(viewOnly: Bool = false, _ body: @Sendable () throws -> T) async throws -> T {
-        let (value, commit) = try await writer.run { () async throws -> (T, (ticket: Int, receipt: SaveReceipt, storage: ListStorage)?) in
+        // A refusal (`body` throws) is the caller's answer, but whatever `body` applied before
+        // it threw is saved and shown like any change: the data source did change.
+        typealias Commit = (ticket: Int, receipt: SaveReceipt, storage: ListStorage)
+        let (result, commit) = try await writer.run { () async throws -> (Result<T, any Error>, Commit?) in
             guard !self.isRetired else { throw ListStoreError.retired }
-            guard let storage = self.storage else { return (try body(), nil) }
+            guard let storage = self.storage else { return (Result { try body() }, nil) }
             if storage.store.isShared {
-                let value = try await self.holdingEvents(storage) { ticket in
-                    let value = try await storage.store.write(storage.key, from: self.position) { missed in
+                let result = try await self.holdingEvents(storage) { ticket in
+                    let result = try await storage.store.write(storage.key, from: self.position) { missed in
                         if let missed { try self.catchUp(missed) }
-                        let value = try body()
-                        return (value, self.takePendingWrite())
+                        let result = Result { try body() }
+                        return (result, self.takePendingWrite())
                     }
                     self.release(ticket)
-                    return value
+                    return result
                 }
-                return (value, nil)
+                return (result, nil)
             }
             return try await self.holdingEvents(storage) { ticket in
-                let value = try body()
+                let result = Result { try body() }
                 if viewOnly {
                     self.release(ticket)
                     self.scheduleDeferredSave()
-                    return (value, nil)
+                    return (result, nil)
                 }
                 guard let write = self.takePendingWrite() else {
                     self.release(ticket)
-                    return (value, nil)
+                    return (result, nil)
                 }
-                return (value, (ticket, storage.store.enqueue(storage.key, write), storage))
+                return (result, (ticket, storage.store.enqueue(storage.key, write), storage))
             }
         }
         if let (ticket, receipt, storage) = commit {
@@ -277,15 +287,16 @@ final class LiveList: Sendable {
                 throw ListStoreError.saveFailed("\(error)")
             }
         }
-        return value
+        return try result.get()
     }
 
     /// Runs `body` with this write's events held in the outbox under a ticket that `body`
-    /// releases once the change is saved (or hands on); retires the list if `body` failed after
-    /// changing it (its events are dropped: nobody is told of a change that is not saved).
+    /// releases once the change is saved (or hands on). `body` throws only what the store
+    /// threw: then the list is retired if this write changed it (its events are dropped:
+    /// nobody is told of a change that is not saved).
     private func holdingEvents<T: Sendable>(_ storage: ListStorage, _ body: (_ ticket: Int) async throws -> T) async throws -> T {
-        let before = dataSource.version
         let ticket = hold()
+        applied.store(false, ordering: .releasing)
         holdingEvents.store(true, ordering: .releasing)
         do {
             let value = try await body(ticket)
@@ -294,16 +305,15 @@ final class LiveList: Sendable {
             return value
         } catch {
             holdingEvents.store(false, ordering: .releasing)
-            let unsaved = dataSource.version != before
-            if error is ListStoreError || unsaved {
-                // Applied here but not saved (or replaced by another process's run of the list).
+            // Changes another process made (a catch-up) are saved already; this write's are not.
+            if error is ListStoreError || applied.load(ordering: .acquiring) {
                 discard(ticket)
                 retire(because: "\(error)", storage: storage)
                 throw error as? ListStoreError ?? ListStoreError.saveFailed("\(error)")
             }
-            // Refused before anything changed (a bad action): nothing to save, nothing held.
+            // Nothing of this write to save (a store that could not be read before it ran).
             release(ticket)
-            throw error
+            throw error as? ListStoreError ?? ListStoreError.saveFailed("\(error)")
         }
     }
 
@@ -658,6 +668,7 @@ final class LiveList: Sendable {
     private func didApply(_ update: DataSourceUpdate<String, String>) {
         guard publishing.load(ordering: .acquiring) else { return }
         let replica = replicating.load(ordering: .acquiring)
+        if !replica { applied.store(true, ordering: .releasing) }
         var windows: [(stream: String, held: [String: WireFrame])] = []
         let sends = state.withLock { state -> [Send] in
             state.snapshotBody = nil

@@ -67,11 +67,14 @@ final class Session: Sendable {
         } else {
             list = make(nil)
         }
-        return lists.withLock { lists in
-            if let existing = lists[descriptor.name], !existing.isRetired { return existing }
+        let (live, made) = lists.withLock { lists -> (LiveList, Bool) in
+            if let existing = lists[descriptor.name], !existing.isRetired { return (existing, false) }
             lists[descriptor.name] = list
-            return list
+            return (list, true)
         }
+        // Saved first: the demo's own writes (an outline's first apply, a publisher) come after.
+        if made { live.start() }
+        return live
     }
 
     /// Forgets a retired list: the next use makes it again from the store.

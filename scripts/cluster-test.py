@@ -1,0 +1,878 @@
+#!/usr/bin/env python3
+"""Several nodes on one PostgreSQL, behind nginx: `scripts/cluster start` in a temporary directory
+(3 nodes, free ports), then
+
+  a. fan-out across nodes: an event stream on node 2, 100 API writes on node 1, one at a time;
+     every write's changeset must reach the stream (the delay from the 2xx to the event: p99 under
+     250 ms here; the target is 50 ms);
+  b. two nodes write one list at once: 100 appends through each node, concurrently; both nodes
+     then show all of them, at the same version, and the version grew by exactly the number of
+     acknowledged writes (no lost update, no version given twice); the streams on both nodes
+     build that list; the same item appended through both nodes at once is one 200 and one 422;
+  c. a node killed: 50 sessions through nginx (page visit, event stream, typing and API writes),
+     the node with the most streams killed with SIGKILL after ~3 s; clients retry through nginx;
+     ~3 s later every write that was answered 2xx must be in its session's snapshot, every stream
+     must be open again (Last-Event-ID) and what each tab's events built across its reconnects
+     must be the session's Mountains list;
+  d. the cluster is stopped (always).
+
+Standard library only. Every wait is bounded; on any failure (or SIGTERM) the cluster is stopped.
+A run that crashed leaves a temporary directory whose owner is gone: the next run stops what
+it left and deletes it.
+
+    python3 scripts/cluster-test.py [--binary .build/debug/diffable-web] [--keep]
+"""
+import argparse
+import glob
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLUSTER = os.path.join(ROOT, "scripts", "cluster")
+PREFIX = "dw-cluster-test-"
+NODES = 3
+DEADLINE = 240  # seconds for the whole test, whatever happens (the watchdog stops the cluster)
+WORDS = ["k", "ka", "kan", "kang", "kan", "ka", "k", "", "m", "mo", "mon", "mont", "monte", "mont", "mon", "mo",
+         "m", "", "b", "be", "ben", "ben ", "ben m", "ben", "be", "b", "", "a", "al", "alp", "al", "a", ""]
+
+failures = []
+
+
+def log(message):
+    print(f"cluster-test: {message}", flush=True)
+
+
+def fail(message):
+    failures.append(message)
+    print(f"cluster-test: FAIL: {message}", file=sys.stderr, flush=True)
+
+
+def quantile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+# --- ports and leftovers ------------------------------------------------------------------------
+
+def port_free(port):
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+def free_block(count, avoid=()):
+    """A base port such that base … base+count-1 are free (a random try among 20000–60000)."""
+    rng = random.Random()
+    for _ in range(200):
+        base = rng.randrange(20000, 60000 - count)
+        ports = range(base, base + count)
+        if not any(p in avoid for p in ports) and all(port_free(p) for p in ports):
+            return base
+    raise RuntimeError("no free block of ports")
+
+
+def pid_alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except (OSError, IndexError):
+        return False
+
+
+def clean_leftovers():
+    """Temporary clusters of runs that died (their owner pid is gone): stopped and deleted."""
+    for path in glob.glob(os.path.join(tempfile.gettempdir(), PREFIX + "*")):
+        try:
+            owner = int(open(os.path.join(path, "owner.pid")).read().strip())
+        except (OSError, ValueError):
+            owner = None
+        if (owner is not None and pid_alive(owner)) or os.path.exists(os.path.join(path, "kept")):
+            continue
+        log(f"a crashed run left {path}: stopping and deleting it")
+        if os.path.exists(os.path.join(path, "cluster")):
+            subprocess.run([CLUSTER, "stop", "--dir", os.path.join(path, "cluster")],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=90)
+        shutil.rmtree(path, ignore_errors=True)
+
+
+# --- HTTP ---------------------------------------------------------------------------------------
+
+class Reply:
+    def __init__(self, status, headers, body):
+        self.status, self.headers, self.body = status, headers, body
+
+    @property
+    def node(self):
+        return self.headers.get("x-diffableweb-node")
+
+    def json(self):
+        try:
+            return json.loads(self.body)
+        except ValueError:
+            return None
+
+    def cookie(self):
+        match = re.search(r"dw_session=([^;]+)", self.headers.get("set-cookie", ""))
+        return match.group(1) if match else None
+
+    def __repr__(self):
+        return f"{self.status} from {self.node or 'nginx'}: {self.body[:200]!r}"
+
+
+class Client:
+    """One keep-alive connection; a failed request closes it (the next one reconnects)."""
+
+    def __init__(self, port, timeout=10):
+        self.port, self.timeout, self.connection = port, timeout, None
+
+    def call(self, method, path, body=None, cookie=None):
+        if self.connection is None:
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+        headers = {"Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if cookie:
+            headers["Cookie"] = f"dw_session={cookie}"
+        try:
+            self.connection.request(method, path, body=data, headers=headers)
+            response = self.connection.getresponse()
+            payload = response.read()
+        except Exception:
+            self.close()
+            raise
+        reply = Reply(response.status, {k.lower(): v for k, v in response.getheaders()}, payload)
+        if response.will_close:
+            self.close()
+        return reply
+
+    def close(self):
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
+class Stream:
+    """A server-sent event stream on a raw socket (chunked, not gzip): the head is read here, the
+    events by a thread. `versions` maps every event's version to its arrival (perf_counter)."""
+
+    def __init__(self, port, path, cookie=None, last_event_id=None, timeout=10):
+        self.versions, self.events = {}, []
+        self.condition = threading.Condition()
+        self.closed = threading.Event()
+        self.first_event = threading.Event()
+        self.first_event_at = None
+        self.last_id = None
+        self.error = None
+        self.stopping = False
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        try:
+            head = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Accept: text/event-stream"]
+            if cookie:
+                head.append(f"Cookie: dw_session={cookie}")
+            if last_event_id:
+                head.append(f"Last-Event-ID: {last_event_id}")
+            self.socket.sendall(("\r\n".join(head) + "\r\n\r\n").encode())
+            self.buffer = b""
+            while b"\r\n\r\n" not in self.buffer:
+                data = self.socket.recv(65536)
+                if not data or len(self.buffer) > 65536:
+                    raise ConnectionError("the stream's head did not arrive")
+                self.buffer += data
+            head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+            lines = head.decode("latin-1").split("\r\n")
+            self.status = int(lines[0].split()[1])
+            self.headers = {}
+            for line in lines[1:]:
+                name, _, value = line.partition(":")
+                self.headers[name.strip().lower()] = value.strip()
+            if self.status != 200:
+                raise ConnectionError(f"stream answered {self.status} from {self.headers.get('x-diffableweb-node', 'nginx')}")
+            if "chunked" not in self.headers.get("transfer-encoding", ""):
+                raise ConnectionError("the stream is not chunked")
+        except Exception:
+            self.socket.close()
+            raise
+        self.node = self.headers.get("x-diffableweb-node")
+        self.socket.settimeout(45)  # a heartbeat comes every 15 s
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _chunks(self):
+        while True:
+            while b"\r\n" not in self.buffer:
+                data = self.socket.recv(65536)
+                if not data:
+                    return
+                self.buffer += data
+            line, self.buffer = self.buffer.split(b"\r\n", 1)
+            size = int(line.split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                return
+            while len(self.buffer) < size + 2:
+                data = self.socket.recv(65536)
+                if not data:
+                    return
+                self.buffer += data
+            chunk, self.buffer = self.buffer[:size], self.buffer[size + 2:]
+            yield chunk
+
+    def _read(self):
+        pending = b""
+        try:
+            for chunk in self._chunks():
+                pending += chunk
+                while b"\n\n" in pending:
+                    block, pending = pending.split(b"\n\n", 1)
+                    self._event(block.decode("utf-8"))
+        except Exception as error:  # closed by us, or the connection broke
+            if not self.stopping:
+                self.error = error
+        finally:
+            self.closed.set()
+            with self.condition:
+                self.condition.notify_all()
+
+    def _event(self, block):
+        name, ident, data = None, None, []
+        for line in block.split("\n"):
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("id:"):
+                ident = line[3:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].removeprefix(" "))
+        if name is None:
+            return  # a comment (": connected", ": heartbeat")
+        now = time.perf_counter()
+        payload = json.loads("\n".join(data)) if data else {}
+        with self.condition:
+            if ident:
+                self.last_id = ident
+            self.events.append((now, name, payload))
+            version = payload.get("version")
+            if version is not None and name in ("snapshot", "changeset"):
+                self.versions.setdefault(version, now)
+            if self.first_event_at is None:
+                self.first_event_at = now
+                self.first_event.set()
+            self.condition.notify_all()
+
+    def wait_version(self, version, timeout):
+        """When an event carrying `version` (or a later snapshot) arrived, or None."""
+        deadline = time.monotonic() + timeout
+        with self.condition:
+            while True:
+                if version in self.versions:
+                    return self.versions[version]
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or self.closed.is_set():
+                    return None
+                self.condition.wait(remaining)
+
+    def newest_version(self):
+        with self.condition:
+            return max(self.versions, default=None)
+
+    def close(self):
+        self.stopping = True
+        try:
+            self.socket.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.socket.close()
+
+
+def replay(events):
+    """The list a client builds from a stream's snapshot and changesets (docs/protocol.md: remove
+    the deleted and moved ids, lay the sections out, insert the inserted and moved runs in
+    ascending index order). Returns [(section, [ids])]."""
+    sections = None
+    for _, name, payload in events:
+        if name == "snapshot":
+            sections = [(s["id"], list(s["items"])) for s in payload["sections"]]
+        elif name == "changeset":
+            if sections is None:
+                raise ValueError("a changeset before the snapshot")
+            runs = payload.get("inserted", []) + payload.get("moved", [])
+            gone = set(payload.get("deleted", [])) | {i for run in payload.get("moved", []) for i in run["ids"]}
+            kept = {sid: [i for i in ids if i not in gone] for sid, ids in sections}
+            order = payload.get("sections") or [sid for sid, _ in sections]
+            sections = [(sid, kept.get(sid, [])) for sid in order]
+            places = sorted((run["section"], run["index"] + j, i) for run in runs for j, i in enumerate(run["ids"]))
+            lists = dict(sections)
+            for sid, index, item in sorted(places, key=lambda p: p[1]):
+                if sid not in lists or index > len(lists[sid]):
+                    raise ValueError(f"version {payload.get('version')}: {item} at {sid}[{index}]")
+                lists[sid].insert(index, item)
+    return sections or []
+
+
+def items_of(snapshot):
+    return [item["id"] for section in snapshot["sections"] for item in section["items"]]
+
+
+def append(client, share, item):
+    return client.call("POST", f"/api/sessions/{share}/demos/numbers/operations",
+                       {"operations": [{"op": "appendItems", "items": [item]}]})
+
+
+def new_session(client):
+    reply = client.call("POST", "/api/sessions")
+    if reply.status != 201 or not reply.json() or not reply.cookie():
+        raise RuntimeError(f"POST /api/sessions: {reply}")
+    return reply.json()["id"], reply.cookie(), reply.node
+
+
+def visit(client, page, cookie):
+    """A page visit with the cookie: the node must adopt the session (no new cookie)."""
+    reply = client.call("GET", page, cookie=cookie)
+    if reply.status != 200:
+        raise RuntimeError(f"GET {page}: {reply}")
+    if reply.cookie() and reply.cookie() != cookie:
+        raise RuntimeError(f"GET {page} on {reply.node} replaced the session cookie (the session was not found there)")
+    return reply
+
+
+# --- a. fan-out ---------------------------------------------------------------------------------
+
+def test_fanout(ports):
+    a, b = Client(ports[1]), Client(ports[2])
+    share, cookie, node = new_session(a)
+    visit(b, "/demos/numbers", cookie)
+    stream = Stream(ports[2], "/demos/numbers/events?width=400&height=600", cookie=cookie)
+    try:
+        if not stream.first_event.wait(10):
+            fail("a: no first event on node 2's stream within 10 s")
+            return
+        delays, sent_delays, missing, wrong = [], [], [], []
+        for i in range(100):
+            item = f"n{3_000_001 + i}"
+            sent = time.perf_counter()
+            reply = append(a, share, item)
+            acked = time.perf_counter()
+            if reply.status != 200:
+                fail(f"a: write {i + 1} on node 1: {reply}")
+                return
+            version = reply.json()["version"]
+            arrived = stream.wait_version(version, 2.0)
+            if arrived is None:
+                missing.append(version)
+                if stream.closed.is_set():
+                    fail(f"a: node 2's stream closed ({stream.error})")
+                    return
+                continue
+            delays.append(max(0.0, (arrived - acked) * 1000))
+            sent_delays.append((arrived - sent) * 1000)
+        with stream.condition:
+            for _, name, payload in stream.events:
+                if name == "changeset" and not any(payload.get("inserted", [])):
+                    wrong.append(payload.get("version"))
+        log(f"a. fan-out node1 → node2: {len(delays)} of 100 changesets arrived; 2xx → event "
+            f"p50 {statistics.median(delays):.1f} ms, p99 {quantile(delays, 0.99):.1f} ms, max {max(delays):.1f} ms "
+            f"(POST sent → event p50 {statistics.median(sent_delays):.1f} ms; target p99 < 50 ms)")
+        if missing:
+            fail(f"a: {len(missing)} changesets never reached node 2's stream (versions {missing[:10]}…)")
+        if wrong:
+            fail(f"a: changesets without the inserted item on node 2 (versions {wrong[:10]})")
+        if delays and quantile(delays, 0.99) >= 250:
+            fail(f"a: fan-out p99 {quantile(delays, 0.99):.1f} ms ≥ 250 ms")
+    finally:
+        stream.close()
+        a.close()
+        b.close()
+
+
+# --- b. two writers -----------------------------------------------------------------------------
+
+def test_two_writers(ports):
+    setup = Client(ports[1])
+    share, cookie, _ = new_session(setup)
+    first = setup.call("GET", f"/api/sessions/{share}/demos/numbers/snapshot").json()
+    v0 = first["version"]
+    streams = {}
+    for k in (1, 2):
+        visit(Client(ports[k]), "/demos/numbers", cookie)
+        streams[k] = Stream(ports[k], "/demos/numbers/events?width=400&height=600", cookie=cookie)
+    try:
+        for k, stream in streams.items():
+            if not stream.first_event.wait(10):
+                fail(f"b: no first event on node {k}'s stream")
+                return
+        barrier = threading.Barrier(2, timeout=10)
+        results = {1: {"acked": [], "errors": []}, 2: {"acked": [], "errors": []}}
+
+        def writer(k, base):
+            client = Client(ports[k])
+            barrier.wait()
+            for i in range(100):
+                item = f"n{base + i}"
+                try:
+                    reply = append(client, share, item)
+                except Exception as error:
+                    results[k]["errors"].append((item, f"{type(error).__name__}: {error}"))
+                    continue
+                if reply.status == 200:
+                    results[k]["acked"].append((item, reply.json()["version"]))
+                else:
+                    results[k]["errors"].append((item, repr(reply)))
+            client.close()
+
+        started = time.perf_counter()
+        threads = [threading.Thread(target=writer, args=(1, 4_000_001), daemon=True),
+                   threading.Thread(target=writer, args=(2, 5_000_001), daemon=True)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        elapsed = time.perf_counter() - started
+        if any(t.is_alive() for t in threads):
+            fail("b: the writers did not finish within 60 s")
+            return
+        acked = results[1]["acked"] + results[2]["acked"]
+        errors = results[1]["errors"] + results[2]["errors"]
+        for item, error in errors[:5]:
+            fail(f"b: append {item}: {error}")
+        versions = [v for _, v in acked]
+        expected = v0 + len(acked)
+        # Both nodes converge (the other node's writes arrive through NOTIFY): up to 3 s.
+        snapshots = {}
+        deadline = time.monotonic() + 3
+        while True:
+            for k in (1, 2):
+                snapshots[k] = Client(ports[k]).call("GET", f"/api/sessions/{share}/demos/numbers/snapshot").json()
+            if all(s["version"] >= expected for s in snapshots.values()) or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        log(f"b. two writers: {len(acked)} of 200 appends acknowledged in {elapsed:.2f} s "
+            f"({len(acked) / elapsed:.0f}/s); version {v0} → node1 {snapshots[1]['version']}, node2 {snapshots[2]['version']}")
+        if len(set(versions)) != len(versions):
+            dupes = sorted(v for v in set(versions) if versions.count(v) > 1)
+            fail(f"b: one version answered to two writes: {dupes[:10]}")
+        if sorted(versions) != list(range(v0 + 1, expected + 1)):
+            fail(f"b: the answered versions are not exactly {v0 + 1}…{expected}")
+        for k, snapshot in snapshots.items():
+            ids = set(items_of(snapshot))
+            lost = [item for item, _ in acked if item not in ids]
+            if lost:
+                fail(f"b: node {k} lacks {len(lost)} acknowledged appends ({lost[:5]}…)")
+            if snapshot["version"] != expected:
+                fail(f"b: node {k} is at version {snapshot['version']}, expected {v0} + {len(acked)} = {expected}")
+        if items_of(snapshots[1]) != items_of(snapshots[2]):
+            fail("b: the two nodes show different lists (order or items)")
+        # Both streams reach the last version, in order, and the list their events build is the
+        # snapshot. (A node may fold several writes of the other node into one changeset.)
+        coalesced = {}
+        for k, stream in streams.items():
+            if stream.wait_version(expected, 3) is None:
+                fail(f"b: node {k}'s stream did not reach version {expected} (newest {stream.newest_version()})")
+                continue
+            with stream.condition:
+                events = list(stream.events)
+            order = [p["version"] for _, name, p in events if name == "changeset"]
+            if order != sorted(set(order)):
+                fail(f"b: node {k}'s stream saw versions out of order or twice")
+            coalesced[k] = (expected - v0) - sum(1 for v in order if v > v0)
+            try:
+                built = replay(events)
+            except ValueError as error:
+                fail(f"b: node {k}'s events do not apply: {error}")
+                continue
+            if built != [(section["id"], [item["id"] for item in section["items"]]) for section in snapshots[k]["sections"]]:
+                fail(f"b: the list node {k}'s stream built is not its snapshot")
+        log(f"b. streams: both at version {expected}, their events build the snapshot; writes folded into "
+            f"another changeset: node1 {coalesced.get(1)}, node2 {coalesced.get(2)}")
+    finally:
+        for stream in streams.values():
+            stream.close()
+        setup.close()
+
+
+def test_same_append_twice(ports, trials=20):
+    """The same new item appended through two nodes at once: one write wins (200), the other is
+    refused as a duplicate (422 duplicate_items), as on one node; never a 5xx."""
+    clients = {1: Client(ports[1]), 2: Client(ports[2])}
+    share, _, _ = new_session(clients[1])
+    outcomes, odd = {}, []
+    for i in range(trials):
+        item = f"n{8_000_001 + i}"
+        replies, barrier = {}, threading.Barrier(2, timeout=10)
+
+        def send(k):
+            barrier.wait()
+            try:
+                replies[k] = append(clients[k], share, item)
+            except Exception as error:
+                replies[k] = error
+        threads = [threading.Thread(target=send, args=(k,), daemon=True) for k in (1, 2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(20)
+        statuses = tuple(sorted(getattr(replies.get(k), "status", "error") for k in (1, 2)))
+        outcomes[statuses] = outcomes.get(statuses, 0) + 1
+        if statuses != (200, 422):
+            odd.append((item, [replies.get(k) for k in (1, 2)]))
+    log(f"b. the same append on two nodes at once, {trials} times: "
+        + ", ".join(f"{' + '.join(map(str, k))}: {v}" for k, v in sorted(outcomes.items(), key=str)))
+    if odd:
+        fail(f"b: the same append on two nodes at once should answer 200 + 422; {len(odd)} of {trials} did not, "
+             f"e.g. {odd[0][0]}: {odd[0][1]}")
+    for client in clients.values():
+        client.close()
+
+
+# --- c. a node killed ---------------------------------------------------------------------------
+
+class Session:
+    def __init__(self, index, port):
+        self.index, self.port = index, port
+        self.client = Client(port)
+        self.acked, self.ambiguous = [], []
+        self.search_version = None  # the version the last acknowledged search answered
+        self.search_versions = []
+        self.stream = None
+        self.streams = []  # every stream this session opened, in order
+        self.stream_nodes = []
+        self.reconnects = []  # (dropped at, first event of the new stream at, node)
+        self.problems = []
+        self.retries = 0  # tries that failed in nginx or on the way (a node died under them)
+
+    def setup(self):
+        self.share, self.cookie, _ = new_session(self.client)
+        visit(self.client, "/demos/mountains", self.cookie)
+        self.open_stream()
+
+    def open_stream(self, last_id=None):
+        stream = Stream(self.port, "/demos/mountains/events?width=800&height=600", cookie=self.cookie,
+                        last_event_id=last_id)
+        if not stream.first_event.wait(5):
+            stream.close()
+            raise ConnectionError("no first event within 5 s")
+        self.stream = stream
+        self.streams.append(stream)
+        self.stream_nodes.append(stream.node)
+        return stream
+
+    def history(self):
+        """Every event of every stream, in order: what one browser tab saw across reconnects."""
+        events = []
+        for stream in self.streams:
+            with stream.condition:
+                events += stream.events
+        return events
+
+    def follow(self, stop):
+        """Keeps a stream open: a closed one is opened again through nginx (bounded)."""
+        while not stop.is_set():
+            stream = self.stream
+            stream.closed.wait(0.2)
+            if not stream.closed.is_set() or stop.is_set():
+                continue
+            dropped = time.perf_counter()
+            deadline = time.monotonic() + 15
+            delay = 0.05
+            while not stop.is_set():
+                try:
+                    stream = self.open_stream(stream.last_id)
+                    self.reconnects.append((dropped, stream.first_event_at, stream.node))
+                    break
+                except Exception as error:
+                    if time.monotonic() > deadline:
+                        self.problems.append(f"the stream could not be opened again within 15 s: {error}")
+                        return
+                    time.sleep(delay)
+                    delay = min(0.5, delay * 2)
+
+    def retried(self, method, path, body=None, cookie=None):
+        """A request through nginx, retried on a broken connection or nginx's own 5xx (bounded:
+        8 tries, ~6 s). Returns (reply or None, whether an earlier try may have reached a node)."""
+        delay, maybe_applied = 0.05, False
+        for _ in range(8):
+            try:
+                reply = self.client.call(method, path, body, cookie)
+            except Exception:
+                maybe_applied = True
+                self.retries += 1
+                time.sleep(delay)
+                delay = min(1.0, delay * 2)
+                continue
+            if reply.status >= 500 and reply.node is None:  # nginx: the node died under it
+                maybe_applied = True
+                self.retries += 1
+                time.sleep(delay)
+                delay = min(1.0, delay * 2)
+                continue
+            return reply, maybe_applied
+        return None, maybe_applied
+
+    def work(self, stop, server_errors):
+        step, base = 0, 6_000_001 + self.index * 10_000
+        while not stop.is_set():
+            step += 1
+            reply, _ = self.retried("POST", "/demos/mountains/actions/search",
+                                    {"query": WORDS[(self.index + step) % len(WORDS)], "seq": step}, self.cookie)
+            if reply is None:
+                self.problems.append("a search failed 8 times")
+            elif reply.status == 200:
+                if reply.cookie() and reply.cookie() != self.cookie:
+                    self.problems.append(f"a search on {reply.node} replaced the cookie")
+                self.search_version = reply.json()["version"]
+                self.search_versions.append(self.search_version)
+            else:
+                (server_errors if reply.status >= 500 else self.problems).append(f"search: {reply}")
+            item = f"n{base + step}"
+            reply, maybe = self.retried("POST", f"/api/sessions/{self.share}/demos/numbers/operations",
+                                        {"operations": [{"op": "appendItems", "items": [item]}]})
+            if reply is None:
+                self.problems.append(f"append {item} failed 8 times")
+                self.ambiguous.append(item)
+            elif reply.status == 200:
+                self.acked.append(item)
+            elif reply.status == 422 and maybe:
+                self.ambiguous.append(item)  # an earlier try was applied, its answer lost
+            else:
+                (server_errors if reply.status >= 500 else self.problems).append(f"append {item}: {reply}")
+            stop.wait(0.25)
+
+
+def test_kill(nginx_port, cluster_dir, sessions_count=50):
+    sessions = [Session(i, nginx_port) for i in range(sessions_count)]
+    errors = []
+
+    def setup(chunk):
+        for s in chunk:
+            try:
+                s.setup()
+            except Exception as error:
+                errors.append(f"session {s.index}: {error}")
+    threads = [threading.Thread(target=setup, args=(sessions[i::10],), daemon=True) for i in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    if errors or any(t.is_alive() for t in threads):
+        for error in errors[:5]:
+            fail(f"c: setup: {error}")
+        fail(f"c: {len(errors)} of {sessions_count} sessions could not be set up")
+        for s in sessions:
+            if s.stream:
+                s.stream.close()
+        return
+    by_node = {}
+    for s in sessions:
+        by_node.setdefault(s.stream.node, []).append(s)
+    stop, server_errors = threading.Event(), []
+    followers = [threading.Thread(target=s.follow, args=(stop,), daemon=True) for s in sessions]
+    workers = [threading.Thread(target=s.work, args=(stop, server_errors), daemon=True) for s in sessions]
+    for t in followers + workers:
+        t.start()
+    time.sleep(3)
+    victim = max(by_node, key=lambda n: len(by_node[n]))
+    pid = int(open(os.path.join(cluster_dir, f"{victim}.pid")).read().strip())
+    os.kill(pid, signal.SIGKILL)
+    killed = time.perf_counter()
+    acked_before = sum(len(s.acked) for s in sessions)
+    log(f"c. streams per node {', '.join(f'{n}: {len(v)}' for n, v in sorted(by_node.items()))}; "
+        f"SIGKILL to {victim} (pid {pid}) after {acked_before} acknowledged writes")
+    time.sleep(3)
+    stop.set()
+    for t in workers:
+        t.join(20)
+    if any(t.is_alive() for t in workers):
+        fail("c: writers still running 20 s after the stop")
+    for t in followers:
+        t.join(20)
+    # Every stream is open and shows its session's last acknowledged search.
+    stale = []
+    for s in sessions:
+        if s.search_version is not None and s.stream.wait_version(s.search_version, 3) is None:
+            stale.append(s)
+    # What each tab shows (its events since the first snapshot, across reconnects) is the list.
+    reader = Client(nginx_port)
+    differ = []
+    for s in sessions:
+        if s in stale:
+            continue
+        try:
+            reply = reader.call("GET", f"/api/sessions/{s.share}/demos/mountains/snapshot")
+        except Exception as error:
+            reply = error
+        if getattr(reply, "status", None) != 200:
+            fail(f"c: the Mountains snapshot of session {s.index}: {reply}")
+            continue
+        snapshot = reply.json()
+        try:
+            built = replay(s.history())
+        except ValueError as error:
+            built = f"events that do not apply: {error}"
+        if built != [(x["id"], [i["id"] for i in x["items"]]) for x in snapshot["sections"]]:
+            differ.append((s.index, snapshot["version"], s.search_version, s.stream_nodes))
+    backwards = [(s.index, a, b) for s in sessions for a, b in zip(s.search_versions, s.search_versions[1:]) if b <= a]
+    # Every acknowledged write is there.
+    acked = found = 0
+    lost = []
+    for s in sessions:
+        reply = None
+        for _ in range(5):
+            try:
+                reply = reader.call("GET", f"/api/sessions/{s.share}/demos/numbers/snapshot")
+                if reply.status == 200:
+                    break
+            except Exception:
+                time.sleep(0.2)
+        if reply is None or reply.status != 200:
+            fail(f"c: the snapshot of session {s.index} could not be read: {reply}")
+            continue
+        ids = set(items_of(reply.json()))
+        acked += len(s.acked)
+        found += sum(1 for item in s.acked if item in ids)
+        lost += [(s.index, item) for item in s.acked if item not in ids]
+    moved = by_node.get(victim, [])
+    reconnect_ms = [(first - killed) * 1000 for s in moved for dropped, first, _ in s.reconnects if dropped >= killed - 0.5]
+    other_drops = sum(len(s.reconnects) for n, group in by_node.items() if n != victim for s in group)
+    not_reopened = [s.index for s in moved if not s.reconnects]
+    ambiguous = sum(len(s.ambiguous) for s in sessions)
+    log(f"c. acknowledged {acked}, found {found}, lost {len(lost)}; "
+        f"{ambiguous} writes without an answer (not counted), {sum(s.retries for s in sessions)} tries retried; "
+        f"reconnect after the kill p50 {statistics.median(reconnect_ms) if reconnect_ms else float('nan'):.0f} ms, "
+        f"max {max(reconnect_ms) if reconnect_ms else float('nan'):.0f} ms ({len(reconnect_ms)} of {len(moved)} streams "
+        f"on {victim}, now on {', '.join(sorted({s.stream.node for s in moved}))}); "
+        f"streams dropped on other nodes: {other_drops}")
+    if lost:
+        fail(f"c: {len(lost)} acknowledged writes lost, e.g. {lost[:5]}")
+    if not_reopened:
+        fail(f"c: {len(not_reopened)} streams of {victim} were not opened again (sessions {not_reopened[:10]})")
+    if stale:
+        fail(f"c: {len(stale)} streams did not show their session's last search within 3 s "
+             f"(sessions {[s.index for s in stale[:10]]}, on {sorted({s.stream.node for s in stale})})")
+    if differ:
+        fail(f"c: {len(differ)} tabs show another list than the session's Mountains snapshot "
+             f"(session, snapshot version, last search version, stream nodes): {differ[:5]}")
+    if backwards:
+        log(f"c. note: {len(backwards)} searches answered a version not above the previous one "
+            f"(session, before, after): {backwards[:5]}")
+    if server_errors:
+        fail(f"c: {len(server_errors)} 5xx answers from nodes, e.g. {server_errors[:3]}")
+    problems = [(s.index, p) for s in sessions for p in s.problems]
+    if problems:
+        fail(f"c: {len(problems)} client problems, e.g. {problems[:5]}")
+    for s in sessions:
+        s.stream.close()
+        s.client.close()
+    reader.close()
+
+
+# --- main ---------------------------------------------------------------------------------------
+
+def tail(path, lines=15):
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=os.environ.get("DIFFABLE_WEB_BINARY",
+                                                           os.path.join(ROOT, ".build", "debug", "diffable-web")))
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs, database)")
+    args = parser.parse_args()
+
+    clean_leftovers()
+    work = tempfile.mkdtemp(prefix=PREFIX)
+    os.chmod(work, 0o755)  # as root, PostgreSQL runs as the postgres user, which must reach its data
+    with open(os.path.join(work, "owner.pid"), "w") as f:
+        f.write(str(os.getpid()))
+    cluster_dir = os.path.join(work, "cluster")
+
+    stopped = threading.Event()
+
+    def stop_cluster():
+        if stopped.is_set():
+            return
+        stopped.set()
+        result = subprocess.run([CLUSTER, "stop", "--dir", cluster_dir], capture_output=True, text=True, timeout=120)
+        if result.returncode != 0:
+            fail(f"scripts/cluster stop: exit {result.returncode}: {result.stderr.strip()}")
+
+    def watchdog():
+        time.sleep(DEADLINE)
+        print(f"cluster-test: FAIL: still running after {DEADLINE} s; stopping the cluster", file=sys.stderr, flush=True)
+        try:
+            stop_cluster()
+        finally:
+            os._exit(1)
+    threading.Thread(target=watchdog, daemon=True).start()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+
+    started = time.monotonic()
+    try:
+        for _ in range(3):  # a port taken between the choice and the start: other ports
+            port = free_block(NODES + 1)
+            pg_port = free_block(1, avoid=range(port, port + NODES + 1))
+            result = subprocess.run([CLUSTER, "start", "--dir", cluster_dir, "--nodes", str(NODES), "--port", str(port),
+                                     "--pg-port", str(pg_port), "--binary", args.binary],
+                                    capture_output=True, text=True, timeout=180)
+            if "already in use" not in result.stderr:
+                break
+        ports = {k: port + k for k in range(NODES + 1)}  # 0: nginx
+        if result.returncode != 0:
+            fail(f"scripts/cluster start: exit {result.returncode}\n{result.stdout}{result.stderr}")
+            return
+        log(f"cluster up in {time.monotonic() - started:.1f} s: nginx on {port}, nodes on {port + 1}…{port + NODES}, "
+            f"PostgreSQL on {pg_port}")
+        if "share nothing" in result.stdout + result.stderr:
+            fail(f"{args.binary} has no --database-url: the nodes share nothing (the cross-node parts fail)")
+        for name, part in (("a", lambda: test_fanout(ports)), ("b", lambda: test_two_writers(ports)),
+                           ("b", lambda: test_same_append_twice(ports)),
+                           ("c", lambda: test_kill(port, cluster_dir))):
+            part_started = time.monotonic()
+            try:
+                part()
+            except Exception as error:
+                fail(f"{name}: {type(error).__name__}: {error}")
+            log(f"{name}. done in {time.monotonic() - part_started:.1f} s")
+    finally:
+        try:
+            stop_cluster()
+        finally:
+            if failures:
+                for k in range(1, NODES + 1):
+                    text = tail(os.path.join(cluster_dir, f"node{k}.log"))
+                    if text.strip():
+                        print(f"--- node{k}.log (last lines)\n{text}", file=sys.stderr)
+                text = tail(os.path.join(cluster_dir, "nginx", "error.log"))
+                if text.strip():
+                    print(f"--- nginx error.log (last lines)\n{text}", file=sys.stderr)
+            if args.keep:
+                open(os.path.join(work, "kept"), "w").close()
+                log(f"kept {work} (stopped; delete it yourself)")
+            else:
+                shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print(f"cluster-test: {len(failures)} failure(s) in {time.monotonic() - started:.0f} s", file=sys.stderr)
+        sys.exit(1)
+    log(f"passed in {time.monotonic() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
