@@ -196,7 +196,7 @@ extension WebApp {
             // Nothing to apply: the version stays (a conflicting ifVersion is still a 409).
             let version = list.version
             if let expected = input.ifVersion, expected != version { throw APIFailure.conflict(current: version, expected: expected) }
-            return try jsonResponse(ApplyResult(version: version, changes: .none))
+            return ApplyResult(version: version, changes: .none).response
         }
         return try await apply(list, ifVersion: input.ifVersion, animating: input.animatingDifferences ?? true) { snapshot throws(APIFailure) in
             for (index, operation) in input.operations.enumerated() {
@@ -220,21 +220,37 @@ extension WebApp {
             throw APIFailure.conflict(current: list.version, expected: ifVersion ?? -1)
         }
         let changes = update.changeset
-        return try jsonResponse(ApplyResult(version: update.version, changes: .init(
+        return ApplyResult(version: update.version, changes: .init(
             sectionsInserted: changes.sectionInsertions.count, sectionsDeleted: changes.sectionDeletions.count,
             sectionsMoved: changes.sectionMoves.count, itemsInserted: changes.itemInsertions.count,
             itemsDeleted: changes.itemDeletions.count, itemsMoved: changes.itemMoves.count,
-            itemsReloaded: changes.itemReloads.count, itemsReconfigured: changes.itemReconfigures.count)))
+            itemsReloaded: changes.itemReloads.count, itemsReconfigured: changes.itemReconfigures.count)).response
     }
 
-    struct ApplyResult: Encodable {
-        struct Changes: Encodable {
+    struct ApplyResult {
+        struct Changes {
             var sectionsInserted, sectionsDeleted, sectionsMoved, itemsInserted, itemsDeleted, itemsMoved, itemsReloaded, itemsReconfigured: Int
             static let none = Changes(sectionsInserted: 0, sectionsDeleted: 0, sectionsMoved: 0, itemsInserted: 0,
                                       itemsDeleted: 0, itemsMoved: 0, itemsReloaded: 0, itemsReconfigured: 0)
         }
         var version: Int
         var changes: Changes
+
+        /// The answer, written directly (the hottest write path: `JSONEncoder` was ~7% of it).
+        var response: Response {
+            var writer = JSONWriter(capacity: 220)
+            writer.raw("{\"version\":"); writer.int(version)
+            writer.raw(",\"changes\":{\"sectionsInserted\":"); writer.int(changes.sectionsInserted)
+            writer.raw(",\"sectionsDeleted\":"); writer.int(changes.sectionsDeleted)
+            writer.raw(",\"sectionsMoved\":"); writer.int(changes.sectionsMoved)
+            writer.raw(",\"itemsInserted\":"); writer.int(changes.itemsInserted)
+            writer.raw(",\"itemsDeleted\":"); writer.int(changes.itemsDeleted)
+            writer.raw(",\"itemsMoved\":"); writer.int(changes.itemsMoved)
+            writer.raw(",\"itemsReloaded\":"); writer.int(changes.itemsReloaded)
+            writer.raw(",\"itemsReconfigured\":"); writer.int(changes.itemsReconfigured)
+            writer.raw("}}")
+            return Response(headers: ["Content-Type": "application/json"], body: .bytes(writer.bytes))
+        }
     }
 
     // MARK: Helpers
