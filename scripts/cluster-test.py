@@ -14,7 +14,8 @@
      ~3 s later every write that was answered 2xx must be in its session's snapshot, every stream
      must be open again (Last-Event-ID) and what each tab's events built across its reconnects
      must be the session's Mountains list;
-  d. the cluster is stopped (always).
+  d. a database of a newer schema is refused by a server at start, naming both versions;
+  e. the cluster is stopped (always).
 
 Standard library only. Every wait is bounded; on any failure (or SIGTERM) the cluster is stopped.
 A run that crashed leaves a temporary directory whose owner is gone: the next run stops what
@@ -782,6 +783,23 @@ def test_kill(nginx_port, cluster_dir, sessions_count=50):
 
 # --- main ---------------------------------------------------------------------------------------
 
+def test_newer_schema(pg_port, binary):
+    """d. A database written by a newer build is refused at start, naming both versions (an older
+    server must not write a newer store)."""
+    url = f"postgres://postgres@127.0.0.1:{pg_port}/diffable_web"
+    psql = ["psql", "-h", "127.0.0.1", "-p", str(pg_port), "-U", "postgres", "-d", "diffable_web", "-v", "ON_ERROR_STOP=1", "-q", "-c"]
+    subprocess.run(psql + ["UPDATE schema_version SET version = 99"], check=True, capture_output=True, timeout=30)
+    try:
+        result = subprocess.run([binary, "--port", "0", "--database-url", url], capture_output=True, text=True, timeout=60)
+        output = result.stdout + result.stderr
+        if result.returncode == 0 or "schema version 99" not in output or "up to 1" not in output:
+            fail(f"d: a server on a database of schema 99 exited {result.returncode}: {output.strip()[-300:]}")
+        else:
+            log("d. a database of a newer schema is refused at start: " + output.strip().splitlines()[-1][:160])
+    finally:
+        subprocess.run(psql + ["UPDATE schema_version SET version = 1"], capture_output=True, timeout=30)
+
+
 def tail(path, lines=15):
     try:
         with open(path, errors="replace") as f:
@@ -844,7 +862,8 @@ def main():
             fail(f"{args.binary} has no --database-url: the nodes share nothing (the cross-node parts fail)")
         for name, part in (("a", lambda: test_fanout(ports)), ("b", lambda: test_two_writers(ports)),
                            ("b", lambda: test_same_append_twice(ports)),
-                           ("c", lambda: test_kill(port, cluster_dir))):
+                           ("c", lambda: test_kill(port, cluster_dir)),
+                           ("d", lambda: test_newer_schema(pg_port, args.binary))):
             part_started = time.monotonic()
             try:
                 part()

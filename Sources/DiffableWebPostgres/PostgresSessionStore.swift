@@ -66,7 +66,10 @@ public final class PostgresSessionStore: SessionStore {
             }
             try await connection.close()
         } catch {
-            throw PostgresStoreError(description: "cannot use the database at \(host):\(components.port ?? 5432)/\(database): \(String(reflecting: error))")
+            // The migration runs in a transaction: its own refusal (a newer schema) is the cause.
+            let cause = (error as? PostgresTransactionError)?.closureError ?? error
+            let reason = (cause as? PostgresStoreError)?.description ?? String(reflecting: cause)
+            throw PostgresStoreError(description: "cannot use the database at \(host):\(components.port ?? 5432)/\(database): \(reason)")
         }
         let client = self.client
         tasks.withLock { $0.append(Task { await client.run() }) }
