@@ -399,35 +399,28 @@ final class LiveList: Sendable {
 
     /// What the changes since the last save add to the store (`nil`: nothing).
     private func takePendingWrite() -> ListWrite? {
+        let snapshot = dataSource.snapshot()
+        // A checkpoint once the changes since the last one add up to the list's own size: its
+        // cost is spread over them, and a restore applies at most about that much.
+        let threshold = max(4096, snapshot.numberOfItems * 12)
         let taken = pending.withLock { pending -> (changes: [StoredChange], checkpoint: Bool)? in
             guard !pending.changes.isEmpty else { return nil }
+            let checkpoint = pending.checkpointDue || pending.bytesSinceCheckpoint >= threshold
+            if checkpoint { pending.bytesSinceCheckpoint = 0 }
             defer {
                 pending.changes.removeAll()
                 pending.checkpointDue = false
             }
-            return (pending.changes, pending.checkpointDue)
+            return (pending.changes, checkpoint)
         }
         guard let taken, let last = taken.changes.last else { return nil }
-        let snapshot = dataSource.snapshot()
-        var checkpoint = taken.checkpoint
-        if !checkpoint {
-            // A checkpoint once the changes since the last one add up to the list's own size:
-            // its cost is spread over them, and a restore applies at most about that much.
-            checkpoint = pending.withLock { pending in
-                guard pending.bytesSinceCheckpoint >= max(4096, snapshot.numberOfItems * 12) else { return false }
-                pending.bytesSinceCheckpoint = 0
-                return true
-            }
-        } else {
-            pending.withLock { $0.bytesSinceCheckpoint = 0 }
-        }
         let state = demo.persistentState()
         let stateChanged = pending.withLock { pending in
             defer { pending.savedState = state }
             return pending.savedState != state
         }
         return ListWrite(version: last.version, epoch: epoch.value, changes: taken.changes, state: state, stateChanged: stateChanged,
-                         checkpoint: checkpoint ? StoredList.sections(of: snapshot) : nil)
+                         checkpoint: taken.checkpoint ? StoredList.sections(of: snapshot) : nil)
     }
 
     /// Saves a view-only change within ``viewOnlySaveDelay`` (the newest of a burst together).

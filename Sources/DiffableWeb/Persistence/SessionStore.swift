@@ -159,12 +159,6 @@ public final class SaveReceipt: Sendable {
         self.lead = Mutex(lead)
     }
 
-    /// A receipt for a save already done (or failed).
-    public convenience init(_ result: Result<Void, any Error>) {
-        self.init()
-        complete(result)
-    }
-
     /// Records the outcome and wakes every waiter (the first outcome counts).
     public func complete(_ result: Result<Void, any Error>) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
