@@ -26,4 +26,8 @@ public struct DataSourceUpdate<SectionID: Hashable & Sendable, ItemID: Hashable 
     public let animatingDifferences: Bool
     /// How the snapshot was applied.
     public let kind: Kind
+    /// The shared transition whose changeset this is, when the apply took its shortcut (see
+    /// ``SnapshotTransition``): every data source that made the same transition got the same
+    /// object, so an observer may cache what it derives from the changeset by its identity.
+    public let transition: SnapshotTransition<SectionID, ItemID>?
 }

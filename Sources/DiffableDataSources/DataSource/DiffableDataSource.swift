@@ -134,6 +134,17 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
         applyGate.withLock { _ in commit(snapshot, animating: animatingDifferences, kind: .differences) }
     }
 
+    /// Makes `transition.to` current. When the current snapshot is `transition.from` (see
+    /// ``SnapshotTransition``) observers get the transition's changeset and nothing is diffed;
+    /// otherwise this is `apply(transition.to, animatingDifferences:)`.
+    /// - Returns: the update observers received (its ``DataSourceUpdate/transition`` says
+    ///   whether the shortcut was taken).
+    /// - Complexity: O(sections) with the shortcut; the diff's otherwise.
+    @discardableResult
+    public func apply(_ transition: SnapshotTransition<SectionID, ItemID>, animatingDifferences: Bool = true) -> Update {
+        applyGate.withLock { _ in commit(transition.to, animating: animatingDifferences, kind: .differences, transition: transition) }
+    }
+
     /// Makes `snapshot` current without animation; observers are told to show it afresh.
     @discardableResult
     public func applySnapshotUsingReloadData(_ snapshot: Snapshot<SectionID, ItemID>) -> Update {
@@ -216,13 +227,15 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
 
     @discardableResult
     func commit(_ snapshot: Snapshot<SectionID, ItemID>, animating: Bool, kind: Update.Kind,
-                sectionSnapshot: (SectionID, SectionSnapshot<ItemID>)? = nil, version: Int? = nil) -> Update {
+                sectionSnapshot: (SectionID, SectionSnapshot<ItemID>)? = nil, version: Int? = nil,
+                transition: SnapshotTransition<SectionID, ItemID>? = nil) -> Update {
         let (previous, previousVersion) = state.withLock { ($0.snapshot, $0.version) }
-        let changeset = diff(previous, snapshot)
+        let shortcut = transition.flatMap { previous.isIdentical(to: $0.from) ? $0 : nil }
+        let changeset = shortcut?.changeset ?? diff(previous, snapshot)
         // Stamped: a snapshot later derived from it by item mutations gets its changeset from them.
         let current = snapshot.clearingMarks().stampedForJournal()
         let update = Update(version: version ?? previousVersion + 1, previousSnapshot: previous, snapshot: current,
-                            changeset: changeset, animatingDifferences: animating, kind: kind)
+                            changeset: changeset, animatingDifferences: animating, kind: kind, transition: shortcut)
         let observers = state.withLock { state in
             state.snapshot = current
             state.version = update.version
