@@ -7,9 +7,10 @@
 
 #include <zlib.h>
 
-/// `deflateInit2` for a gzip member (windowBits + 16) with the default strategy.
-static inline int czlib_deflate_init_gzip(z_stream *stream, int level, int windowBits, int memLevel) {
-    return deflateInit2(stream, level, Z_DEFLATED, windowBits + 16, memLevel, Z_DEFAULT_STRATEGY);
+/// `deflateInit2` for raw deflate (no header or trailer: the caller writes the gzip framing, so
+/// that it may splice in blocks deflated elsewhere) with the default strategy.
+static inline int czlib_deflate_init_raw(z_stream *stream, int level, int windowBits, int memLevel) {
+    return deflateInit2(stream, level, Z_DEFLATED, -windowBits, memLevel, Z_DEFAULT_STRATEGY);
 }
 
 /// `inflateInit2` accepting a gzip member (for tests and clients).

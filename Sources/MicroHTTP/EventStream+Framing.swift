@@ -4,19 +4,26 @@ extension EventStream {
     static func frame(event: String?, id: String?, data: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(data.utf8.count + 16 + (event?.utf8.count ?? 0) + (id?.utf8.count ?? 0))
-        if let event {
-            out.append(contentsOf: "event: ".utf8)
-            appendSingleLine(event, to: &out, droppingNUL: false)
-            out.append(10)
-        }
-        if let id {
-            out.append(contentsOf: "id: ".utf8)
-            appendSingleLine(id, to: &out, droppingNUL: true)
-            out.append(10)
-        }
+        appendFields(event: event, id: id, to: &out)
         appendLines(data, prefix: "data: ", to: &out)
         out.append(10)
         return out
+    }
+
+    /// The frame of an event whose data is one line, around the shared bytes in its middle:
+    /// `event:`/`id:` lines and `data: ` with `head`, then `tail`, the line's end and the
+    /// blank line. `head` and `tail` have no line breaks (the caller checked).
+    static func frame(event: String?, id: String?, head: String, tail: String) -> (head: [UInt8], tail: [UInt8]) {
+        var out: [UInt8] = []
+        out.reserveCapacity(head.utf8.count + 24 + (event?.utf8.count ?? 0) + (id?.utf8.count ?? 0))
+        appendFields(event: event, id: id, to: &out)
+        out.append(contentsOf: "data: ".utf8)
+        out.append(contentsOf: head.utf8)
+        var end: [UInt8] = []
+        end.reserveCapacity(tail.utf8.count + 2)
+        end.append(contentsOf: tail.utf8)
+        end.append(contentsOf: [10, 10])
+        return (out, end)
     }
 
     /// `: text` (one comment line per line of `text`) and a blank line.
@@ -52,6 +59,20 @@ extension EventStream {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<count]))
         }
         out.append(10)
+    }
+
+    /// The `event:` and `id:` lines (line breaks removed, and NUL from the id).
+    private static func appendFields(event: String?, id: String?, to out: inout [UInt8]) {
+        if let event {
+            out.append(contentsOf: "event: ".utf8)
+            appendSingleLine(event, to: &out, droppingNUL: false)
+            out.append(10)
+        }
+        if let id {
+            out.append(contentsOf: "id: ".utf8)
+            appendSingleLine(id, to: &out, droppingNUL: true)
+            out.append(10)
+        }
     }
 
     private static func appendSingleLine(_ text: String, to out: inout [UInt8], droppingNUL: Bool) {

@@ -77,12 +77,24 @@ extension Response {
 /// Not thread-safe by itself: it lives in its `EventStream`'s `Mutex`-protected state and is
 /// only used under that lock (`@unchecked Sendable` says so to the compiler, which cannot see
 /// through the z_stream pointer).
+///
+/// zlib runs as raw deflate and the gzip header and trailer (CRC-32, length) are written here,
+/// so that blocks deflated once for many streams (``SharedEventBytes``) can be spliced in: after
+/// a sync flush the member is on a byte boundary, the spliced blocks reference nothing before
+/// them, the CRCs combine (`crc32_combine`), and the compressor's dictionary is set to the end
+/// of the spliced bytes, which is what the client's window holds then.
 final class GzipEncoder: @unchecked Sendable {
     private let stream: UnsafeMutablePointer<z_stream>
     private let level: Int32
-    private let minimumBytes: Int
+    /// Events (or parts of one) smaller than this are stored, not compressed.
+    let minimumBytes: Int
+    /// The compressor's window: what its matches may reach back.
+    private let windowSize: Int
     /// The level deflate is set to now (it starts at `level`).
     private var currentLevel: Int32
+    private var crc: UInt = 0
+    private var length: UInt32 = 0
+    private var headerWritten = false
 
     /// `nil` when zlib refuses the settings or has no memory.
     init?(_ settings: EventStreamCompression) {
@@ -91,8 +103,9 @@ final class GzipEncoder: @unchecked Sendable {
         level = Int32(clamping: settings.level)
         currentLevel = level
         minimumBytes = settings.minimumBytes
-        guard czlib_deflate_init_gzip(stream, Int32(clamping: settings.level), Int32(clamping: settings.windowBits),
-                                      Int32(clamping: settings.memoryLevel)) == Z_OK else {
+        windowSize = 1 << min(15, max(9, settings.windowBits))
+        guard czlib_deflate_init_raw(stream, Int32(clamping: settings.level), Int32(clamping: settings.windowBits),
+                                     Int32(clamping: settings.memoryLevel)) == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()
             return nil
@@ -109,33 +122,81 @@ final class GzipEncoder: @unchecked Sendable {
     /// everything so far (`Z_SYNC_FLUSH`), or, with `finish`, followed by the gzip trailer.
     /// Returns `false` if zlib failed (the stream is then unusable).
     func compress(_ bytes: [UInt8], appendingTo output: inout [UInt8], finish: Bool = false) -> Bool {
+        bytes.withUnsafeBufferPointer { compress($0, appendingTo: &output, finish: finish) }
+    }
+
+    func compress(_ input: UnsafeBufferPointer<UInt8>, appendingTo output: inout [UInt8], finish: Bool = false) -> Bool {
+        writeHeader(to: &output)
         let flush = finish ? Z_FINISH : Z_SYNC_FLUSH
-        if !finish && !setLevel(bytes.count >= minimumBytes ? level : 0, appendingTo: &output) { return false }
-        return bytes.withUnsafeBufferPointer { input in
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.pointee.avail_in = UInt32(input.count)
-            defer { stream.pointee.next_in = nil; stream.pointee.avail_in = 0 }
-            // Until zlib leaves room in the output: then all input is consumed and flushed.
-            var room = max(256, input.count / 2 + 64)
-            while true {
-                let start = output.count
-                output.reserveCapacity(start + room)
-                var result: Int32 = Z_OK
-                var produced = 0
-                output.append(contentsOf: repeatElement(0, count: room))
-                output.withUnsafeMutableBufferPointer { buffer in
-                    stream.pointee.next_out = buffer.baseAddress! + start
-                    stream.pointee.avail_out = UInt32(room)
-                    result = deflate(stream, flush)
-                    produced = room - Int(stream.pointee.avail_out)
-                    stream.pointee.next_out = nil
-                }
-                output.removeLast(room - produced)
-                if finish ? result == Z_STREAM_END : (result == Z_OK || result == Z_BUF_ERROR) && stream.pointee.avail_out > 0 { return true }
-                guard result == Z_OK || result == Z_BUF_ERROR else { return false }
-                room *= 2
+        if !finish && !setLevel(input.count >= minimumBytes ? level : 0, appendingTo: &output) { return false }
+        crc = crc32_z(crc, input.baseAddress, input.count)
+        length &+= UInt32(truncatingIfNeeded: input.count)
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+        stream.pointee.avail_in = UInt32(input.count)
+        defer { stream.pointee.next_in = nil; stream.pointee.avail_in = 0 }
+        // Until zlib leaves room in the output: then all input is consumed and flushed.
+        var room = max(256, input.count / 2 + 64)
+        while true {
+            let start = output.count
+            output.reserveCapacity(start + room)
+            var result: Int32 = Z_OK
+            var produced = 0
+            output.append(contentsOf: repeatElement(0, count: room))
+            output.withUnsafeMutableBufferPointer { buffer in
+                stream.pointee.next_out = buffer.baseAddress! + start
+                stream.pointee.avail_out = UInt32(room)
+                result = deflate(stream, flush)
+                produced = room - Int(stream.pointee.avail_out)
+                stream.pointee.next_out = nil
             }
+            output.removeLast(room - produced)
+            if finish ? result == Z_STREAM_END : (result == Z_OK || result == Z_BUF_ERROR) && stream.pointee.avail_out > 0 {
+                if finish { writeTrailer(to: &output) }
+                return true
+            }
+            guard result == Z_OK || result == Z_BUF_ERROR else { return false }
+            room *= 2
         }
+    }
+
+    /// Appends `shared`'s deflated blocks as if `shared.bytes` had been compressed here.
+    /// Call only after ``compress(_:appendingTo:finish:)`` (which ends on a flushed block
+    /// boundary). Returns `false` if zlib failed.
+    func splice(_ shared: SharedEventBytes, appendingTo output: inout [UInt8]) -> Bool {
+        guard shared.count > 0 else { return true }
+        guard let blocks = shared.deflatedForm() else { return false }
+        writeHeader(to: &output)
+        output.append(contentsOf: blocks)
+        crc = crc32_combine(crc, UInt(shared.crc), shared.count)
+        length &+= UInt32(truncatingIfNeeded: shared.count)
+        // The client's window now ends with the spliced bytes; so must this compressor's, or
+        // its next match would point at bytes the client does not have there.
+        return shared.bytes.suffix(windowSize).withUnsafeBufferPointer { dictionary in
+            deflateSetDictionary(stream, dictionary.baseAddress, UInt32(dictionary.count)) == Z_OK
+        }
+    }
+
+    /// `bytes` as raw deflate on a fresh dictionary (a 32 KiB window: decoders of gzip keep
+    /// one), ending on a byte boundary: blocks any stream can splice. `nil` if zlib failed.
+    static func deflateAlone(_ bytes: [UInt8]) -> [UInt8]? {
+        guard let encoder = GzipEncoder(EventStreamCompression(level: 1, windowBits: 15, memoryLevel: 8, minimumBytes: 0)) else { return nil }
+        encoder.headerWritten = true
+        var output: [UInt8] = []
+        return encoder.compress(bytes, appendingTo: &output) ? output : nil
+    }
+
+    /// The gzip header (RFC 1952): deflate, no name, no time, Unix.
+    private func writeHeader(to output: inout [UInt8]) {
+        guard !headerWritten else { return }
+        headerWritten = true
+        output.append(contentsOf: [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3])
+    }
+
+    /// CRC-32 and length mod 2^32 of everything compressed, little-endian.
+    private func writeTrailer(to output: inout [UInt8]) {
+        let checksum = UInt32(truncatingIfNeeded: crc)
+        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: checksum >> UInt32(shift))) }
+        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
     }
 
     /// Switches between compressing and storing. Everything before was flushed, so the block

@@ -1,0 +1,101 @@
+import CZlib
+import Foundation
+@testable import MicroHTTP
+import SeededRandom
+import Synchronization
+import Testing
+import HTTPTestSupport
+
+@Suite("Event streams: shared bytes")
+struct SharedEventBytesTests {
+    /// Identifier-like text (what a changeset's shared part is), with repeats for the compressor to find.
+    static func ids(_ count: Int, _ rng: inout SeededRandom) -> [UInt8] {
+        Array((0..<count).map { _ in "\"m\(Int.random(in: 0..<3000, using: &rng))-\(Int.random(in: 2...7, using: &rng))\"" }
+            .joined(separator: ",").utf8)
+    }
+
+    @Test("property: a gzip member with spliced blocks decodes to exactly the bytes sent, and its CRC and length check", arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func splicedMembersDecode(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let shared = (0..<3).map { _ in SharedEventBytes(Self.ids(Int.random(in: 1...12_000, using: &rng), &rng)) }
+        // Encoders with different histories (window sizes, thresholds) splice the same blocks.
+        for settings in [EventStreamCompression(), EventStreamCompression(windowBits: 9, minimumBytes: 0), EventStreamCompression(level: 6, windowBits: 15, memoryLevel: 8, minimumBytes: 4096)] {
+            let encoder = try #require(GzipEncoder(settings))
+            var wire: [UInt8] = []
+            var plain: [UInt8] = []
+            for _ in 0..<Int.random(in: 5...25, using: &rng) {
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0, 1:
+                    let part = shared[Int.random(in: 0..<shared.count, using: &rng)]
+                    #expect(encoder.splice(part, appendingTo: &wire))
+                    plain += part.bytes
+                    // What follows often repeats the end of what was spliced: a compressor whose
+                    // dictionary did not match the client's window would point at wrong bytes.
+                    let echo = Array(part.bytes.suffix(Int.random(in: 1...2000, using: &rng)))
+                    #expect(encoder.compress(echo, appendingTo: &wire))
+                    plain += echo
+                case 2:
+                    let text = Self.ids(Int.random(in: 0...9000, using: &rng), &rng)
+                    #expect(encoder.compress(text, appendingTo: &wire))
+                    plain += text
+                default:
+                    let text = Array("event: changeset\nid: 42\ndata: {\"version\":42,".utf8)
+                    #expect(encoder.compress(text, appendingTo: &wire))
+                    plain += text
+                }
+            }
+            #expect(encoder.compress([], appendingTo: &wire, finish: true))
+            let inflater = try GzipEventReader.Inflater()
+            let (decoded, ended) = try inflater.inflate(wire)
+            #expect(ended, "the member ends, its CRC-32 and length verified by zlib")
+            #expect(decoded == plain)
+        }
+    }
+
+    @Test("every stream decodes a large event with shared bytes; the shared part is deflated once and compresses")
+    func streamsSplice() async throws {
+        let hub = StreamHub()
+        let server = try streamServer(hub: hub)
+        defer { server.stop() }
+        let port = server.port
+        var rng = SeededRandom(seed: 9)
+        let shared = SharedEventBytes(Self.ids(12_000, &rng))
+        let sharedText = String(decoding: shared.bytes, as: UTF8.self)
+        let result = try await offPool { () -> [([[String]], Int)] in
+            var readers = try (0..<3).map { index in try GzipEventReader.open(port: port, acceptEncoding: index == 2 ? nil : "gzip") }
+            defer { for reader in readers { reader.reader.socket.close() } }
+            for index in readers.indices { _ = try readers[index].nextBlock() }
+            // A different history per stream before the shared event.
+            for (index, stream) in hub.all.enumerated() { stream.send(event: "own", data: String(repeating: "x\(index)", count: 40 * index + 1)) }
+            var befores: [Int] = []
+            for index in readers.indices { _ = try readers[index].nextBlock(); befores.append(readers[index].compressedBytes) }
+            for stream in hub.all {
+                stream.send(event: "changeset", id: "7", data: EventData(head: "{\"version\":7,\"ids\":[", shared: shared, tail: "],\"cells\":[]}"))
+                stream.send(event: "after", data: String(sharedText.suffix(500)))
+            }
+            var results: [([[String]], Int)] = []
+            for index in readers.indices {
+                let blocks = [try readers[index].nextBlock(), try readers[index].nextBlock()]
+                results.append((blocks, readers[index].compressedBytes - befores[index]))
+            }
+            return results
+        }
+        #expect(result.count == 3)
+        for (blocks, _) in result {
+            #expect(blocks.first == ["event: changeset", "id: 7", "data: {\"version\":7,\"ids\":[\(sharedText)],\"cells\":[]}"])
+            #expect(blocks.last == ["event: after", "data: \(sharedText.suffix(500))"])
+        }
+        let compressed = result.prefix(2).map(\.1)
+        #expect(compressed.allSatisfy { $0 * 2 < shared.count }, "gzip streams: \(compressed) bytes for \(shared.count)")
+        #expect(result[2].1 > shared.count, "the plain stream carries it whole")
+    }
+
+    @Test("data with line breaks in a part is framed like text, a data: line per line")
+    func lineBreaks() throws {
+        let shared = SharedEventBytes("b\nc")
+        let data = EventData(head: "a", shared: shared, tail: "d")
+        #expect(data.text == "ab\ncd")
+        #expect(data.byteCount == 5)
+        #expect(EventStream.frame(event: "e", id: nil, data: data.text) == Array("event: e\ndata: ab\ndata: cd\n\n".utf8))
+    }
+}
