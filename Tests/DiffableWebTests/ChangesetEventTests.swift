@@ -24,7 +24,42 @@ struct ChangesetEventTests {
         #expect((body["inserted"] as? [Any])?.isEmpty == true)
         #expect((body["moved"] as? [Any])?.isEmpty == true, "survivors keep their order: no moves")
         #expect(body["cells"] == nil && body["updated"] == nil && body["contentSize"] == nil, "the window is per stream")
-        #expect(event.data.utf8.count < 40 * deleted.count + 200)
+        #expect(event.data.byteCount < 40 * deleted.count + 200)
+    }
+
+    @Test("sessions typing the same letters share one transition: its identifiers are written once, and each session's event is its own change")
+    func sharedTransition() async throws {
+        let app = try await makeApp()
+        let visitors = [Visitor(app), Visitor(app), Visitor(app)]
+        var events: [LoggedEvent] = []
+        for (index, visitor) in visitors.enumerated() {
+            await visitor.send(.post, "/demos/mountains/actions/search", json: #"{"query":"ka"}"#)
+            await visitor.send(.post, "/demos/mountains/actions/search", json: #"{"query":"kan"}"#)
+            let list = try #require(visitor.list("mountains"))
+            let event = try #require(list.recentEvents.last)
+            #expect(payload(event)["version"] as? Int == list.version)
+            #expect(payload(event)["status"] as? String == list.demo.status(of: list.dataSource.snapshot()))
+            if index == 2 {
+                // The third session's list was changed by a script first: it is not at "ka"'s
+                // results, so its step is diffed on its own, and its event says what it saw.
+                await visitor.send(.post, "/demos/mountains/actions/search", json: #"{"query":"ka"}"#)
+                let before = list.dataSource.snapshot()
+                let first = try #require(before.itemIdentifiers.first)
+                _ = try? list.dataSource.update { try $0.deleteItems([first]) }
+                await visitor.send(.post, "/demos/mountains/actions/search", json: #"{"query":"kan"}"#)
+                let own = try #require(list.recentEvents.last)
+                let deleted = payload(own)["deleted"] as? [String] ?? []
+                #expect(!deleted.contains(first), "\(first) was gone before the keystroke")
+                #expect(own.data.shared !== events[0].data.shared)
+            } else {
+                events.append(event)
+            }
+        }
+        #expect(events.count == 2)
+        #expect(events[0].data.shared != nil && events[0].data.shared === events[1].data.shared, "one write of the identifiers")
+        #expect(payload(events[0])["deleted"] as? [String] == payload(events[1])["deleted"] as? [String])
+        let ka = try #require(visitors[0].list("mountains")).dataSource.snapshot()
+        #expect(ka.itemIdentifiers == MountainsDemo(catalog: try MountainCatalog.bundled()).snapshot(for: "kan").itemIdentifiers)
     }
 
     @Test("inserted and moved ids carry their section and new index")

@@ -117,8 +117,8 @@ struct LivePersistenceTests {
         let restored = try #require(returning.list("numbers"))
         #expect(restored.dataSource.snapshot() == live.dataSource.snapshot() && restored.version == live.version)
         // The events before the restart are there to replay, under the same ids.
-        let before = live.recentEvents.suffix(50).map { "\($0.id) \($0.name) \($0.data)" }
-        let after = restored.recentEvents.suffix(50).map { "\($0.id) \($0.name) \($0.data)" }
+        let before = live.recentEvents.suffix(50).map { "\($0.id) \($0.name) \($0.data.text)" }
+        let after = restored.recentEvents.suffix(50).map { "\($0.id) \($0.name) \($0.data.text)" }
         #expect(before == after)
         #expect(restored.epoch == live.epoch)
     }

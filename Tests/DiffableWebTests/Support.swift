@@ -65,7 +65,7 @@ final class Visitor: @unchecked Sendable {
 
 /// The JSON payload of a logged event.
 func payload(_ event: LoggedEvent) -> [String: Any] {
-    (try? JSONSerialization.jsonObject(with: Data(event.data.utf8))) as? [String: Any] ?? [:]
+    (try? JSONSerialization.jsonObject(with: Data(event.data.text.utf8))) as? [String: Any] ?? [:]
 }
 
 extension WebApp {

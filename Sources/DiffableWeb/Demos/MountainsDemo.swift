@@ -69,8 +69,16 @@ public final class MountainsDemo: Demo {
     public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
         guard action == "search" else { throw .unknownAction(action) }
         let filter = Self.filter(parameters.string("query") ?? "")
-        query.withLock { $0 = filter }
-        dataSource.apply(snapshot(for: filter), animatingDifferences: true)
+        let previous = query.withLock { query in
+            defer { query = filter }
+            return query
+        }
+        // The step every session typing the same letters makes, diffed once for all of them.
+        if let step = shared.transition(from: previous, to: filter, section: Self.section, current: dataSource.snapshot()) {
+            dataSource.apply(step, animatingDifferences: true)
+        } else {
+            dataSource.apply(snapshot(for: filter), animatingDifferences: true)
+        }
     }
 
     public func status(of snapshot: Snapshot<String, String>) -> String {

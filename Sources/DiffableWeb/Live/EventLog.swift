@@ -1,3 +1,5 @@
+import MicroHTTP
+
 /// Identifies an event on the stream: the snapshot version, and for layout events the
 /// n-th layout since that version (`"12"`, `"12.3"`).
 struct EventID: Comparable, Hashable, Sendable, CustomStringConvertible {
@@ -62,7 +64,16 @@ struct ListEpoch: Hashable, Sendable, CustomStringConvertible {
 struct LoggedEvent: Sendable {
     var id: EventID
     var name: String
-    var data: String
+    /// Its data, sharing the identifiers' bytes with the event that was sent (not a copy).
+    var data: EventData
+
+    init(id: EventID, name: String, data: EventData) {
+        self.id = id
+        self.name = name
+        self.data = data
+    }
+
+    init(id: EventID, name: String, data: String) { self.init(id: id, name: name, data: EventData(data)) }
 }
 
 /// The last few events of one list, so a reconnecting client can catch up. Bounded in
@@ -83,10 +94,10 @@ struct EventLog: Sendable {
 
     mutating func append(_ event: LoggedEvent) {
         events.append(event)
-        bytes += event.data.utf8.count
+        bytes += event.data.byteCount
         var drop = 0
         while events.count - drop > capacity || (bytes > byteBudget && events.count - drop > 1) {
-            bytes -= events[drop].data.utf8.count
+            bytes -= events[drop].data.byteCount
             drop += 1
         }
         if drop > 0 { events.removeFirst(drop) }

@@ -570,7 +570,7 @@ final class LiveList: Sendable {
 
     // MARK: The generic path: apply → changeset → one event per window
 
-    private typealias Send = (stream: EventStream, name: String, id: String, data: String)
+    private typealias Send = (stream: EventStream, name: String, id: String, data: EventData)
 
     private func open(_ stream: EventStream, window requested: StreamWindow?, lastEventID: String?) {
         let (version, snapshot) = dataSource.versionedSnapshot()
@@ -586,14 +586,14 @@ final class LiveList: Sendable {
                 let update = WindowUpdate(layout: layout, rect: window.rect, held: [:]) { wireCell($0, in: snapshot).html }
                 let eventID = EventID(version: version, layout: state.windowSequence)
                 sends.append((stream, "window", epoch.wire(eventID),
-                              windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: true)))
+                              EventData(windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: true))))
                 follower.held = update.held
             } else {
                 let cells = layout.cells(in: window.rect)
                 for cell in cells { follower.held[cell.id] = WireFrame(cell.frame) }
                 let json = snapshotEventJSON(version: version, streamID: follower.id, snapshot: snapshot, layout: layout,
                                              cells: cells.map { wireCell($0, in: snapshot) })
-                sends.append((stream, "snapshot", epoch.wire(currentID(version, state)), json))
+                sends.append((stream, "snapshot", epoch.wire(currentID(version, state)), EventData(json)))
             }
             follower.signature = WindowUpdate.signature(of: follower.held)
             state.followers[ObjectIdentifier(stream)] = follower
@@ -651,7 +651,7 @@ final class LiveList: Sendable {
             guard !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty else { return (true, [], [:]) }
             state.windowSequence += 1
             let json = windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: false)
-            return (true, [(follower.stream, "window", epoch.wire(EventID(version: version, layout: state.windowSequence)), json)], update.held)
+            return (true, [(follower.stream, "window", epoch.wire(EventID(version: version, layout: state.windowSequence)), EventData(json))], update.held)
         }
         send(result.sends)
         if !result.sends.isEmpty { reportWindows([(streamID, result.held)], snapshot: snapshot) }
@@ -689,19 +689,23 @@ final class LiveList: Sendable {
                     state.followers[key] = follower
                     let json = snapshotEventJSON(version: update.version, streamID: follower.id, snapshot: snapshot, layout: layout,
                                                  cells: cells.map { wireCell($0, in: snapshot) })
-                    sends.append((follower.stream, "snapshot", epoch.wire(eventID), json))
+                    sends.append((follower.stream, "snapshot", epoch.wire(eventID), EventData(json)))
                 }
                 return sends
             }
 
             let changes = update.changeset
-            let shared = sharedJSON(update, status: status)
+            // What every stream shares: the version and status, then the identifiers (written
+            // once per shared transition for every list that makes it, see ChangesetIDsCache).
+            let head = changesetHead(update, status: status)
+            let ids = changesetIDs(update)
             if !replica {
-                state.log.append(LoggedEvent(id: eventID, name: "changeset", data: shared + "}"))
+                let data = EventData(head: head, shared: ids, tail: "}")
+                state.log.append(LoggedEvent(id: eventID, name: "changeset", data: data))
                 if storage != nil {
                     let changeset = StoredChangeset.encode(changes)
                     pending.withLock { pending in
-                        pending.changes.append(StoredChange(event: StoredEvent(version: update.version, name: "changeset", data: shared + "}"),
+                        pending.changes.append(StoredChange(event: StoredEvent(version: update.version, name: "changeset", data: data.text),
                                                             changeset: changeset))
                         pending.bytesSinceCheckpoint += changeset.utf8.count
                     }
@@ -754,7 +758,7 @@ final class LiveList: Sendable {
                 follower.signature = result.signature
                 follower.version = update.version
                 state.followers[key] = follower
-                sends.append((follower.stream, "changeset", epoch.wire(eventID), shared + result.tail))
+                sends.append((follower.stream, "changeset", epoch.wire(eventID), EventData(head: head, shared: ids, tail: result.tail)))
                 if demo.observesWindows { windows.append((follower.id, result.held)) }
             }
             return sends
@@ -812,17 +816,28 @@ final class LiveList: Sendable {
 
     private func currentID(_ version: Int, _ state: State) -> EventID { EventID(version: version, layout: state.windowSequence) }
 
-    /// The identifiers of a change: what every stream shares, without the closing brace.
-    private func sharedJSON(_ update: DataSourceUpdate<String, String>, status: String) -> String {
-        let changes = update.changeset
-        let new = update.snapshot
-        let allSections = new.sectionIdentifiers  // a few: sections are bounded
-        let sectionsChanged = !(changes.sectionInsertions.isEmpty && changes.sectionDeletions.isEmpty && changes.sectionMoves.isEmpty)
-        let sectionName: (Int) -> String = { index in index >= 0 && index < allSections.count ? allSections[index] : "" }
-        var writer = JSONWriter(capacity: 160 + (changes.itemDeletions.count + changes.itemInsertions.count + changes.itemMoves.count) * 24)
+    /// The start of a changeset event's object: its version, whether it animates, the status.
+    private func changesetHead(_ update: DataSourceUpdate<String, String>, status: String) -> String {
+        var writer = JSONWriter(capacity: 96 + status.utf8.count)
         writer.raw("{\"version\":"); writer.int(update.version)
         writer.raw(",\"animated\":"); writer.bool(update.animatingDifferences)
         writer.raw(",\"status\":"); writer.string(status)
+        return writer.text
+    }
+
+    /// The identifiers of a change (`"deleted"`, `"inserted"`, `"moved"`, and `"sections"` when
+    /// they changed), which every stream shares: written once per shared transition.
+    private func changesetIDs(_ update: DataSourceUpdate<String, String>) -> SharedEventBytes {
+        guard let transition = update.transition else { return Self.writeIDs(update) }
+        return ChangesetIDsCache.shared.bytes(for: transition) { Self.writeIDs(update) }
+    }
+
+    private static func writeIDs(_ update: DataSourceUpdate<String, String>) -> SharedEventBytes {
+        let changes = update.changeset
+        let allSections = update.snapshot.sectionIdentifiers  // a few: sections are bounded
+        let sectionsChanged = !(changes.sectionInsertions.isEmpty && changes.sectionDeletions.isEmpty && changes.sectionMoves.isEmpty)
+        let sectionName: (Int) -> String = { index in index >= 0 && index < allSections.count ? allSections[index] : "" }
+        var writer = JSONWriter(capacity: 64 + (changes.itemDeletions.count + changes.itemInsertions.count + changes.itemMoves.count) * 24)
         writer.raw(",\"deleted\":"); writer.array(changes.itemDeletions) { $0.string($1.id) }
         writer.raw(",\"inserted\":")
         writer.runs(changes.itemInsertions.lazy.map { ($0.id, $0.indexPath.section, $0.indexPath.item) }, sectionName: sectionName)
@@ -831,7 +846,7 @@ final class LiveList: Sendable {
         if sectionsChanged {
             writer.raw(",\"sections\":"); writer.array(allSections) { $0.string($1) }
         }
-        return writer.text
+        return SharedEventBytes(writer.bytes)
     }
 
     /// A stream's part of a changeset, closing the object.
