@@ -35,6 +35,7 @@ class Session:
         self.port, self.cookie, self.arrivals, self.waiters = port, None, {}, {}
         self.payload_sizes = {}
         self.wire_sizes = {}
+        self.wire_pending = 0  # compressed bytes received since the last complete event
 
     async def start(self):
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
@@ -62,8 +63,9 @@ class Session:
 
     async def read_events(self):
         # Chunked transfer: parse chunk sizes, then SSE blocks separated by blank lines.
-        # A gzip stream is flushed after every event (each flush ends with 00 00 ff ff): the
-        # compressed bytes of one flush are that event's size on the wire.
+        # A gzip stream is flushed after every event (each flush ends with 00 00 ff ff), or
+        # after each of its parts when the server splices shared bytes in: the compressed bytes
+        # since the previous event ended are this event's size on the wire.
         r = self.sse_reader
         gzip = False
         while (line := await r.readline()) not in (b"\r\n", b""):
@@ -86,38 +88,49 @@ class Session:
             await r.readexactly(2)
             if not gzip:
                 buffer += chunk
-                scanned = self.take_events(buffer, scanned, None)
+                scanned = self.take_events(buffer, scanned)
                 continue
             compressed += chunk
             while (end := compressed.find(b"\x00\x00\xff\xff")) >= 0:
                 segment = bytes(compressed[:end + 4])
                 del compressed[:end + 4]
                 buffer += inflater.decompress(segment)
-                scanned = self.take_events(buffer, scanned, len(segment))
+                self.wire_pending += len(segment)
+                scanned = self.take_events(buffer, scanned, True)
 
-    def take_events(self, buffer, scanned, wire):
+    def take_events(self, buffer, scanned, wire=False):
         """Takes the complete SSE blocks off `buffer`; returns where the next search starts."""
         while True:
             end = buffer.find(b"\n\n", max(0, scanned - 1))
             if end < 0:
                 scanned = len(buffer)
                 break
-            block = bytes(buffer[:end])
-            del buffer[:end + 2]
-            scanned = 0
             now = time.perf_counter()
-            event, ident, data_len = None, None, 0
-            for line in block.split(b"\n"):
+            # The event and id lines come first: read those, and size the data without copying
+            # it (a client this cheap leaves the machine's CPU to the server being measured).
+            data_at = buffer.find(b"data: ", 0, end)
+            data_at = end if data_at < 0 else data_at
+            event, ident = None, None
+            for line in bytes(buffer[:data_at]).split(b"\n"):
                 if line.startswith(b"event: "): event = line[7:].decode()
                 elif line.startswith(b"id: "): ident = line[4:].decode()
-                elif line.startswith(b"data: "): data_len += len(line) - 6
+            data_lines = buffer.count(b"\ndata: ", data_at, end) + (1 if data_at < end else 0)
+            data_len = end - data_at - 6 * data_lines - (data_lines - 1 if data_lines else 0)
+            block_len = end
+            del buffer[:end + 2]
+            scanned = 0
             if event == "snapshot":
                 self.ready.set()
+            if wire and not buffer:
+                # Everything decoded so far belonged to events that are complete now.
+                pending, self.wire_pending = self.wire_pending, 0
+            else:
+                pending = self.wire_pending
             if event == "changeset" and ident is not None:
                 version = int(ident.rsplit("-", 1)[-1].split(".")[0])
                 self.arrivals[version] = now
                 self.payload_sizes[version] = data_len
-                self.wire_sizes[version] = wire if wire is not None else len(block) + 2
+                self.wire_sizes[version] = pending if wire else block_len + 2
                 waiter = self.waiters.pop(version, None)
                 if waiter and not waiter.done():
                     waiter.set_result(now)
@@ -239,6 +252,14 @@ def percentile(values, p):
 
 
 def main():
+    # uvloop (PyPI; `make bench-web` installs it in .venv) halves the client's CPU per keystroke:
+    # on 2 cores the load generator shares the machine with the server it measures.
+    try:
+        import uvloop
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+        loop_name = f"uvloop {uvloop.__version__}"
+    except ImportError:
+        loop_name = "asyncio"
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=".build/release/diffable-web")
     parser.add_argument("--mountains", type=int, default=10_000)
@@ -277,7 +298,7 @@ def main():
             after = asyncio.run(hold())
             print(f"\nMemory: {args.memory:,} idle sessions, each with one open stream on a {args.mountains:,}-item list: "
                   f"RSS {before / 1024:,.1f} → {after / 1024:,.1f} MiB, {(after - before) / args.memory:,.1f} KiB per session.")
-        print(f"\n## Keystroke → event latency (release, {args.mountains:,} mountains, loopback)\n")
+        print(f"\n## Keystroke → event latency (release, {args.mountains:,} mountains, loopback; client on {loop_name})\n")
         print("| sessions typing | keystrokes | median ms | p99 ms | max ms | keystrokes/s |")
         print("|---:|---:|---:|---:|---:|---:|")
         plans = [(1, 100 if args.quick else 600), (1000, 1 if args.quick else 2)]
