@@ -24,9 +24,12 @@ bench-http:
 	scripts/bench-http $(ARGS)
 
 # Keystroke -> event latency of the Mountains search (release server, 10,000 mountains).
-bench-web: deps
+bench-web:
+	scripts/deps --bench
 	swift build -c release --product diffable-web
-	python3 Benchmarks/web/keystroke_latency.py --binary .build/release/diffable-web $(ARGS)
+	[ -x .venv/bin/python ] || python3 -m venv .venv
+	.venv/bin/pip install -q uvloop
+	.venv/bin/python Benchmarks/web/keystroke_latency.py --binary .build/release/diffable-web $(ARGS)
 
 # The session store and several nodes: memory only, SQLite, PostgreSQL, 3 nodes behind nginx.
 bench-cluster:

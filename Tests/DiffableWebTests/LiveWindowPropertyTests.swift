@@ -165,3 +165,57 @@ struct LiveWindowPropertyTests {
         await live.stop()
     }
 }
+
+@Suite("Live window: sessions sharing search steps")
+struct LiveSharedTransitionTests {
+    @Test("sessions typing the same queries share transitions and windows, and each client ends with its own list's order and window", arguments: [1, 2])
+    func sharedSteps(seed: Int) async throws {
+        var random = SeededRandom(seed: UInt64(seed))
+        let live = try await LiveServer.start()
+        let words = ["", "k", "ka", "kan", "m", "mo", "mon", "b", "be", "ben"]
+        let (width, height) = (1024, 768)
+        struct Typist { var cookie: String; var stream: EventReader; var client: WindowClient; var top: Int }
+        var typists: [Typist] = []
+        for index in 0..<4 {
+            let cookie = try await live.newSession("/demos/mountains")
+            // Two at the top (their windows are shared), two further down (their own).
+            let top = index < 2 ? 0 : 2000 * index
+            var stream = try await live.events("/demos/mountains/events?width=\(width)&height=\(height)&top=\(top)", cookie: cookie)
+            var client = WindowClient()
+            client.apply(try await next(&stream))
+            typists.append(Typist(cookie: cookie, stream: stream, client: client, top: top))
+        }
+        for step in 0..<40 {
+            let index = Int.random(in: 0..<typists.count, using: &random)
+            if Int.random(in: 0..<6, using: &random) == 0 {
+                typists[index].top = Int.random(in: 0...20_000, using: &random)
+                let response = try await live.postJSON("/demos/mountains/viewport",
+                                                       #"{"stream":"\#(typists[index].client.stream)","width":\#(width),"height":\#(height),"top":\#(typists[index].top)}"#,
+                                                       cookie: typists[index].cookie)
+                #expect(response.status == 204)
+            }
+            let word = words[Int.random(in: 0..<words.count, using: &random)]
+            let response = try await live.postJSON("/demos/mountains/actions/search", #"{"query":"\#(word)","seq":\#(step + 1)}"#,
+                                                   cookie: typists[index].cookie)
+            #expect(response.status == 200)
+            let version = object(response)["version"] as? Int ?? Int.max
+            while typists[index].client.version < version { typists[index].client.apply(try await next(&typists[index].stream)) }
+        }
+        for typist in typists {
+            var fresh = try await live.events("/demos/mountains/events?width=\(width)&height=\(height)&top=\(typist.top)", cookie: typist.cookie)
+            var reference = WindowClient()
+            reference.apply(try await next(&fresh))
+            var client = typist.client
+            var stream = typist.stream
+            // Window events for a moved viewport may still be on the way: read until quiet.
+            while let event = try? await next(&stream, timeout: 0.3) { client.apply(event) }
+            #expect(reference.version == client.version)
+            #expect(client.order == reference.order)
+            let differing = Set(client.cells.keys).union(reference.cells.keys).filter { client.cells[$0] != reference.cells[$0] }
+            #expect(differing.isEmpty, "the window differs at \(differing.sorted().prefix(8))")
+            fresh.socket.close()
+            stream.socket.close()
+        }
+        await live.stop()
+    }
+}

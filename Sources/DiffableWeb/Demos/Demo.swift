@@ -71,6 +71,12 @@ public protocol Demo: AnyObject, Sendable {
 
     /// Whether the list is saved at all (false for state the store cannot hold yet).
     var persistsList: Bool { get }
+
+    /// Whether ``cell(for:)`` depends on the item alone, the same in every session (a catalog's
+    /// items): then what a shared transition renders for a window is shared by every session
+    /// making it (see `TransitionCache`). `false` by default: a demo whose cells show
+    /// per-session state (a like, a loaded image) must not share them.
+    var sharesCellContent: Bool { get }
 }
 
 extension Demo {
@@ -93,6 +99,7 @@ extension Demo {
     public func persistentState() -> [String: String] { [:] }
     public func restore(state: [String: String]) {}
     public var persistsList: Bool { true }
+    public var sharesCellContent: Bool { false }
 }
 
 /// What a cell on the page is: an item of the snapshot, or a supplementary view the layout

@@ -66,6 +66,9 @@ public final class MountainsDemo: Demo {
 
     public func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
 
+    /// A mountain's cell is the catalog's, the same in every session.
+    public var sharesCellContent: Bool { true }
+
     public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
         guard action == "search" else { throw .unknownAction(action) }
         let filter = Self.filter(parameters.string("query") ?? "")

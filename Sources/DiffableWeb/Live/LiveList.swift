@@ -56,12 +56,6 @@ final class LiveList: Sendable {
         var version: Int
     }
 
-    /// Streams that share a viewport and held cells get the same bytes.
-    private struct GroupKey: Hashable {
-        var window: StreamWindow
-        var signature: Int
-    }
-
     /// Events waiting for their changes to be saved, in the order they were made.
     private struct Outbox: Sendable {
         var entries: [(ticket: Int, sends: [Send], ready: Bool)] = []
@@ -696,7 +690,7 @@ final class LiveList: Sendable {
 
             let changes = update.changeset
             // What every stream shares: the version and status, then the identifiers (written
-            // once per shared transition for every list that makes it, see ChangesetIDsCache).
+            // once per shared transition for every list that makes it, see TransitionCache).
             let head = changesetHead(update, status: status)
             let ids = changesetIDs(update)
             if !replica {
@@ -719,7 +713,7 @@ final class LiveList: Sendable {
             for change in changes.itemReconfigures { contentChange[change.id] = false }
             for change in changes.itemReloads { contentChange[change.id] = true }
             let reloadedSections = Set(changes.sectionReloads.map(\.id))
-            var rendered: [GroupKey: (tail: String, held: [String: WireFrame], signature: Int)] = [:]
+            var rendered: [TransitionCache.WindowKey: TransitionCache.Window] = [:]
             var sends: [Send] = []
             var supplementariesChecked = false
             for (key, var follower) in state.followers where follower.version < update.version {
@@ -732,11 +726,8 @@ final class LiveList: Sendable {
                         state.supplementaryHTML[cell.id] = html
                     }
                 }
-                let group = GroupKey(window: follower.window, signature: follower.signature)
-                let result: (tail: String, held: [String: WireFrame], signature: Int)
-                if let done = rendered[group] {
-                    result = done
-                } else {
+                let group = TransitionCache.WindowKey(window: follower.window, signature: follower.signature)
+                let make = { () -> TransitionCache.Window in
                     let window = WindowUpdate(
                         layout: layout, rect: follower.window.rect, held: follower.held,
                         // A held item the new snapshot lacks was deleted: an O(1) index lookup,
@@ -750,8 +741,19 @@ final class LiveList: Sendable {
                                reloadedSections.contains(section) { return true }
                             return nil
                         },
-                        html: { wireCell($0, in: snapshot).html })
-                    result = (windowTail(layout: layout, update: window), window.held, WindowUpdate.signature(of: window.held))
+                        html: { self.wireCell($0, in: snapshot).html })
+                    return TransitionCache.Window(tail: self.windowTail(layout: layout, update: window), held: window.held,
+                                                  signature: WindowUpdate.signature(of: window.held))
+                }
+                let result: TransitionCache.Window
+                if let done = rendered[group] {
+                    result = done
+                } else if let transition = update.transition, demo.sharesCellContent, layout.supplementaryCells.isEmpty {
+                    // The same step from the same window in another session: the same bytes.
+                    result = TransitionCache.shared.window(for: transition, group, make: make)
+                    rendered[group] = result
+                } else {
+                    result = make()
                     rendered[group] = result
                 }
                 follower.held = result.held
@@ -829,7 +831,7 @@ final class LiveList: Sendable {
     /// they changed), which every stream shares: written once per shared transition.
     private func changesetIDs(_ update: DataSourceUpdate<String, String>) -> SharedEventBytes {
         guard let transition = update.transition else { return Self.writeIDs(update) }
-        return ChangesetIDsCache.shared.bytes(for: transition) { Self.writeIDs(update) }
+        return TransitionCache.shared.ids(for: transition) { Self.writeIDs(update) }
     }
 
     private static func writeIDs(_ update: DataSourceUpdate<String, String>) -> SharedEventBytes {

@@ -1,0 +1,85 @@
+import DiffableDataSources
+import MicroHTTP
+import Synchronization
+
+/// What the web layer derives from a shared ``SnapshotTransition``, made once for every list
+/// that makes the transition: the identifiers part of its changeset event (`"deleted"`,
+/// `"inserted"`, `"moved"`), and each window's part (the cells that entered with their HTML,
+/// the moves, what the client holds afterwards) per viewport and held cells.
+///
+/// A data source that applied a shared transition hands its observers the transition object
+/// itself (`DataSourceUpdate.transition`): every session typing `kan` after `ka` gets the same
+/// one. The identifiers depend on the changeset alone. A window depends on the new snapshot's
+/// layout for the viewport, on what the client held, and on the cells' HTML: so windows are
+/// shared only for demos whose cells are the same in every session (``Demo/sharesCellContent``)
+/// and lists without headers or footers (whose HTML is per list).
+final class TransitionCache: Sendable {
+    static let shared = TransitionCache()
+
+    /// A stream's part of a changeset, and what its client holds afterwards.
+    struct Window: Sendable {
+        var tail: String
+        var held: [String: WireFrame]
+        var signature: Int
+    }
+
+    /// Streams with the same viewport and the same held cells get the same window.
+    struct WindowKey: Hashable, Sendable {
+        var window: StreamWindow
+        var signature: Int
+    }
+
+    private struct Entry: Sendable {
+        /// Kept alive so that its identifier is not reused while the entry exists.
+        let transition: SnapshotTransition<String, String>
+        var ids: SharedEventBytes?
+        var windows: [WindowKey: Window] = [:]
+    }
+    private struct Table: Sendable {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        var weight = 0
+    }
+    private let table = Mutex(Table())
+    /// Bytes the kept entries may add up to, roughly (identifiers with their deflated form,
+    /// windows with their held cells); the table is cleared when they pass it.
+    let budget: Int
+
+    init(budget: Int = 48 << 20) { self.budget = budget }
+
+    /// The identifiers written for `transition`, by `write` the first time.
+    func ids(for transition: SnapshotTransition<String, String>, write: () -> SharedEventBytes) -> SharedEventBytes {
+        if let known = lookup(transition, { $0.ids }) { return known }
+        let ids = write()
+        store(transition, weight: ids.count * 14 / 10) { $0.ids = ids }
+        return ids
+    }
+
+    /// The window `key` after `transition`, made by `make` the first time.
+    func window(for transition: SnapshotTransition<String, String>, _ key: WindowKey, make: () -> Window) -> Window {
+        if let known = lookup(transition, { $0.windows[key] }) { return known }
+        let window = make()
+        store(transition, weight: window.tail.utf8.count + window.held.count * 64) { $0.windows[key] = window }
+        return window
+    }
+
+    private func lookup<T>(_ transition: SnapshotTransition<String, String>, _ read: (Entry) -> T?) -> T? {
+        table.withLock { table in
+            guard let entry = table.entries[ObjectIdentifier(transition)], entry.transition === transition else { return nil }
+            return read(entry)
+        }
+    }
+
+    private func store(_ transition: SnapshotTransition<String, String>, weight: Int, _ change: (inout Entry) -> Void) {
+        table.withLock { table in
+            if table.weight + weight > budget {
+                table.entries.removeAll(keepingCapacity: true)
+                table.weight = 0
+            }
+            let key = ObjectIdentifier(transition)
+            var entry = table.entries[key].flatMap { $0.transition === transition ? $0 : nil } ?? Entry(transition: transition)
+            change(&entry)
+            table.entries[key] = entry
+            table.weight += weight
+        }
+    }
+}
