@@ -42,15 +42,15 @@ public final class SharedEventBytes: Sendable {
 
 /// An event's `data` in parts: its own text around bytes it shares with other events.
 ///
-/// The three parts make one line (`data: <head><shared><tail>`), which is what JSON written
-/// without line breaks is. Parts with line breaks are framed as any text is:
-/// one `data:` line per line.
+/// The parts make one line (`data: <head><shared…><tail>`), which is what JSON written without
+/// line breaks is. Parts with line breaks are framed as any text is: one `data:` line per line.
 public struct EventData: Sendable {
     public var head: String
-    public var shared: SharedEventBytes?
+    /// Shared bytes, in order, between `head` and `tail`.
+    public var shared: [SharedEventBytes]
     public var tail: String
 
-    public init(head: String, shared: SharedEventBytes? = nil, tail: String = "") {
+    public init(head: String, shared: [SharedEventBytes] = [], tail: String = "") {
         self.head = head
         self.shared = shared
         self.tail = tail
@@ -60,15 +60,15 @@ public struct EventData: Sendable {
 
     /// The whole text (a copy of the shared bytes).
     public var text: String {
-        guard let shared else { return head + tail }
+        guard !shared.isEmpty else { return head + tail }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(head.utf8.count + shared.count + tail.utf8.count)
+        bytes.reserveCapacity(byteCount)
         bytes.append(contentsOf: head.utf8)
-        bytes.append(contentsOf: shared.bytes)
+        for part in shared { bytes.append(contentsOf: part.bytes) }
         bytes.append(contentsOf: tail.utf8)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The number of bytes of the whole text.
-    public var byteCount: Int { head.utf8.count + (shared?.count ?? 0) + tail.utf8.count }
+    public var byteCount: Int { shared.reduce(head.utf8.count + tail.utf8.count) { $0 + $1.count } }
 }

@@ -125,29 +125,32 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Queues one event whose data is `head`, the shared bytes and `tail` on one line. The
-    /// shared bytes are copied, not framed or compressed again: a gzip stream splices the
-    /// blocks ``SharedEventBytes`` deflated once (when the event is large enough to be
-    /// compressed at all; a smaller one is stored whole, as any event is). Data with line
-    /// breaks is framed like text, a `data:` line per line. Returns `false` when the stream is
-    /// no longer open.
+    /// shared bytes are copied, never scanned, checksummed or compressed again: a gzip stream
+    /// splices them as stored blocks, or, in an event large enough to be compressed at all,
+    /// splices the blocks ``SharedEventBytes`` deflated once. Data with line breaks is framed
+    /// like text, a `data:` line per line. Returns `false` when the stream is no longer open.
     /// - Complexity: O(size of `head` and `tail`) plus a copy of the shared bytes.
     @discardableResult
     public func send(event: String? = nil, id: String? = nil, data: EventData) -> Bool {
-        guard let shared = data.shared, !shared.hasLineBreaks, !Self.hasLineBreak(data.head), !Self.hasLineBreak(data.tail) else {
+        guard !data.shared.contains(where: \.hasLineBreaks), !Self.hasLineBreak(data.head), !Self.hasLineBreak(data.tail) else {
             return send(event: event, id: id, data: data.text)
         }
         let (head, tail) = EventStream.frame(event: event, id: id, head: data.head, tail: data.tail)
-        return enqueue(size: head.count + shared.count + tail.count) { pending, encoder in
-            guard let encoder, head.count + shared.count + tail.count >= encoder.minimumBytes else {
-                var joined = head
-                joined.append(contentsOf: shared.bytes)
-                joined.append(contentsOf: tail)
-                if let encoder { return encoder.compress(joined, appendingTo: &pending) }
-                pending.append(contentsOf: joined)
+        let size = data.shared.reduce(head.count + tail.count) { $0 + $1.count }
+        return enqueue(size: size) { pending, encoder in
+            guard let encoder else {
+                pending.append(contentsOf: head)
+                for part in data.shared { pending.append(contentsOf: part.bytes) }
+                pending.append(contentsOf: tail)
                 return true
             }
-            return encoder.compress(head, appendingTo: &pending) && encoder.splice(shared, appendingTo: &pending)
-                && encoder.compress(tail, appendingTo: &pending)
+            // As for any event: compressed when the whole is at least `minimumBytes`.
+            let compressing = size >= encoder.minimumBytes
+            guard encoder.compress(head, appendingTo: &pending) else { return false }
+            for part in data.shared where !encoder.splice(part, deflated: compressing && part.count >= 1024, appendingTo: &pending) {
+                return false
+            }
+            return encoder.compress(tail, appendingTo: &pending)
         }
     }
 

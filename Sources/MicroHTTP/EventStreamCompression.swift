@@ -159,14 +159,28 @@ final class GzipEncoder: @unchecked Sendable {
         }
     }
 
-    /// Appends `shared`'s deflated blocks as if `shared.bytes` had been compressed here.
-    /// Call only after ``compress(_:appendingTo:finish:)`` (which ends on a flushed block
-    /// boundary). Returns `false` if zlib failed.
-    func splice(_ shared: SharedEventBytes, appendingTo output: inout [UInt8]) -> Bool {
+    /// Appends `shared.bytes` as if they had been compressed here: the blocks deflated once
+    /// (`deflated`), or stored blocks written here (a copy and 5 bytes per 64 KiB). Call only
+    /// after ``compress(_:appendingTo:finish:)``, which ends on a flushed byte boundary. Returns
+    /// `false` if zlib failed.
+    func splice(_ shared: SharedEventBytes, deflated: Bool, appendingTo output: inout [UInt8]) -> Bool {
         guard shared.count > 0 else { return true }
-        guard let blocks = shared.deflatedForm() else { return false }
         writeHeader(to: &output)
-        output.append(contentsOf: blocks)
+        if deflated {
+            guard let blocks = shared.deflatedForm() else { return false }
+            output.append(contentsOf: blocks)
+        } else {
+            // Stored blocks (RFC 1951 3.2.4): on a byte boundary a non-final stored block's
+            // header is one zero byte, then LEN and its complement, little-endian.
+            var start = 0
+            while start < shared.count {
+                let length = min(65_535, shared.count - start)
+                let lengthBits = UInt16(length), complement = ~UInt16(length)
+                output.append(contentsOf: [0, UInt8(lengthBits & 0xFF), UInt8(lengthBits >> 8), UInt8(complement & 0xFF), UInt8(complement >> 8)])
+                output.append(contentsOf: shared.bytes[start..<(start + length)])
+                start += length
+            }
+        }
         crc = crc32_combine(crc, UInt(shared.crc), shared.count)
         length &+= UInt32(truncatingIfNeeded: shared.count)
         // The client's window now ends with the spliced bytes; so must this compressor's, or

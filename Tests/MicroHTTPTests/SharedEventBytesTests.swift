@@ -14,7 +14,7 @@ struct SharedEventBytesTests {
             .joined(separator: ",").utf8)
     }
 
-    @Test("property: a gzip member with spliced blocks decodes to exactly the bytes sent, and its CRC and length check", arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    @Test("property: a gzip member with spliced blocks (deflated or stored) decodes to exactly the bytes sent, and its CRC and length check", arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func splicedMembersDecode(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed)
         let shared = (0..<3).map { _ in SharedEventBytes(Self.ids(Int.random(in: 1...12_000, using: &rng), &rng)) }
@@ -27,7 +27,7 @@ struct SharedEventBytesTests {
                 switch Int.random(in: 0..<4, using: &rng) {
                 case 0, 1:
                     let part = shared[Int.random(in: 0..<shared.count, using: &rng)]
-                    #expect(encoder.splice(part, appendingTo: &wire))
+                    #expect(encoder.splice(part, deflated: Bool.random(using: &rng), appendingTo: &wire))
                     plain += part.bytes
                     // What follows often repeats the end of what was spliced: a compressor whose
                     // dictionary did not match the client's window would point at wrong bytes.
@@ -61,6 +61,7 @@ struct SharedEventBytesTests {
         var rng = SeededRandom(seed: 9)
         let shared = SharedEventBytes(Self.ids(12_000, &rng))
         let sharedText = String(decoding: shared.bytes, as: UTF8.self)
+        let window = SharedEventBytes("],\"cells\":[]")
         let result = try await offPool { () -> [([[String]], Int)] in
             var readers = try (0..<3).map { index in try GzipEventReader.open(port: port, acceptEncoding: index == 2 ? nil : "gzip") }
             defer { for reader in readers { reader.reader.socket.close() } }
@@ -70,7 +71,7 @@ struct SharedEventBytesTests {
             var befores: [Int] = []
             for index in readers.indices { _ = try readers[index].nextBlock(); befores.append(readers[index].compressedBytes) }
             for stream in hub.all {
-                stream.send(event: "changeset", id: "7", data: EventData(head: "{\"version\":7,\"ids\":[", shared: shared, tail: "],\"cells\":[]}"))
+                stream.send(event: "changeset", id: "7", data: EventData(head: "{\"version\":7,\"ids\":[", shared: [shared, window], tail: "}"))
                 stream.send(event: "after", data: String(sharedText.suffix(500)))
             }
             var results: [([[String]], Int)] = []
@@ -93,7 +94,7 @@ struct SharedEventBytesTests {
     @Test("data with line breaks in a part is framed like text, a data: line per line")
     func lineBreaks() throws {
         let shared = SharedEventBytes("b\nc")
-        let data = EventData(head: "a", shared: shared, tail: "d")
+        let data = EventData(head: "a", shared: [shared], tail: "d")
         #expect(data.text == "ab\ncd")
         #expect(data.byteCount == 5)
         #expect(EventStream.frame(event: "e", id: nil, data: data.text) == Array("event: e\ndata: ab\ndata: cd\n\n".utf8))

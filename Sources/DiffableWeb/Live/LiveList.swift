@@ -694,7 +694,7 @@ final class LiveList: Sendable {
             let head = changesetHead(update, status: status)
             let ids = changesetIDs(update)
             if !replica {
-                let data = EventData(head: head, shared: ids, tail: "}")
+                let data = EventData(head: head, shared: [ids], tail: "}")
                 state.log.append(LoggedEvent(id: eventID, name: "changeset", data: data))
                 if storage != nil {
                     let changeset = StoredChangeset.encode(changes)
@@ -742,7 +742,7 @@ final class LiveList: Sendable {
                             return nil
                         },
                         html: { self.wireCell($0, in: snapshot).html })
-                    return TransitionCache.Window(tail: self.windowTail(layout: layout, update: window), held: window.held,
+                    return TransitionCache.Window(tail: SharedEventBytes(self.windowTail(layout: layout, update: window)), held: window.held,
                                                   signature: WindowUpdate.signature(of: window.held))
                 }
                 let result: TransitionCache.Window
@@ -760,7 +760,7 @@ final class LiveList: Sendable {
                 follower.signature = result.signature
                 follower.version = update.version
                 state.followers[key] = follower
-                sends.append((follower.stream, "changeset", epoch.wire(eventID), EventData(head: head, shared: ids, tail: result.tail)))
+                sends.append((follower.stream, "changeset", epoch.wire(eventID), EventData(head: head, shared: [ids, result.tail])))
                 if demo.observesWindows { windows.append((follower.id, result.held)) }
             }
             return sends
@@ -852,7 +852,7 @@ final class LiveList: Sendable {
     }
 
     /// A stream's part of a changeset, closing the object.
-    private func windowTail(layout: ListLayout, update: WindowUpdate) -> String {
+    private func windowTail(layout: ListLayout, update: WindowUpdate) -> [UInt8] {
         var writer = JSONWriter(capacity: 64 + update.cells.count * 160)
         writer.raw(",\"contentSize\":"); writer.size(WireSize(layout.contentSize))
         writer.orthogonal(layout.orthogonalSections)
@@ -860,7 +860,7 @@ final class LiveList: Sendable {
         writer.raw(",\"left\":"); writer.left(update)
         writer.raw(",\"updated\":"); writer.updates(update.updated)
         writer.raw("}")
-        return writer.text
+        return writer.bytes
     }
 
     private func windowJSON(version: Int, streamID: String, window: StreamWindow, layout: ListLayout, update: WindowUpdate, reset: Bool) -> String {

@@ -16,9 +16,10 @@ import Synchronization
 final class TransitionCache: Sendable {
     static let shared = TransitionCache()
 
-    /// A stream's part of a changeset, and what its client holds afterwards.
+    /// A stream's part of a changeset (written once, shared by the streams that get it), and
+    /// what its client holds afterwards.
     struct Window: Sendable {
-        var tail: String
+        var tail: SharedEventBytes
         var held: [String: WireFrame]
         var signature: Int
     }
@@ -58,7 +59,7 @@ final class TransitionCache: Sendable {
     func window(for transition: SnapshotTransition<String, String>, _ key: WindowKey, make: () -> Window) -> Window {
         if let known = lookup(transition, { $0.windows[key] }) { return known }
         let window = make()
-        store(transition, weight: window.tail.utf8.count + window.held.count * 64) { $0.windows[key] = window }
+        store(transition, weight: window.tail.count + window.held.count * 64) { $0.windows[key] = window }
         return window
     }
 
