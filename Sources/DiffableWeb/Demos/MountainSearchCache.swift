@@ -66,7 +66,10 @@ final class MountainSearchCache: Sendable {
     func transition(from old: String, to new: String, section: String, current: Snapshot<String, String>)
         -> SnapshotTransition<String, String>? {
         let step = Step(from: old, to: new)
-        if let known = transitions.withLock({ $0.table[step] }) { return known }
+        let known = transitions.withLock { $0.table[step] }
+        if let known, current.isIdentical(to: known.from) { return known }
+        // Not the step from `current`: made before the query's results were built again (the
+        // table of results was full), or `current` is not `old`'s results at all.
         let from = snapshot(for: old, section: section)
         guard current.isIdentical(to: from) else { return nil }
         let transition = SnapshotTransition(from: from, to: snapshot(for: new, section: section))

@@ -1,0 +1,25 @@
+import DiffableDataSources
+import Testing
+@testable import DiffableWeb
+
+@Suite("Mountains: shared search steps")
+struct MountainSearchCacheTests {
+    @Test("a step is shared while the list shows the old query's results; not from anything else; made again when the results were")
+    func steps() throws {
+        let cache = MountainSearchCache(catalog: try MountainCatalog.bundled(), limit: 3)
+        let ka = cache.snapshot(for: "ka", section: "main")
+        let step = try #require(cache.transition(from: "ka", to: "kan", section: "main", current: ka))
+        #expect(step.from.isIdentical(to: ka) && step.to.itemIdentifiers == cache.snapshot(for: "kan", section: "main").itemIdentifiers)
+        #expect(cache.transition(from: "ka", to: "kan", section: "main", current: ka) === step, "made once")
+        var changed = ka
+        try changed.deleteItems([try #require(ka.itemIdentifiers.first)])
+        #expect(cache.transition(from: "ka", to: "kan", section: "main", current: changed) == nil, "a list a script changed is diffed")
+        // Three more queries fill the table of results: "ka" is built again, a new snapshot.
+        for query in ["x", "y", "z"] { _ = cache.snapshot(for: query, section: "main") }
+        let rebuilt = cache.snapshot(for: "ka", section: "main")
+        #expect(rebuilt == ka && !rebuilt.isIdentical(to: ka))
+        let again = try #require(cache.transition(from: "ka", to: "kan", section: "main", current: rebuilt))
+        #expect(again !== step && again.from.isIdentical(to: rebuilt))
+        #expect(again.changeset.itemDeletions.map(\.id) == step.changeset.itemDeletions.map(\.id) && again.changeset.itemInsertions.map(\.id) == step.changeset.itemInsertions.map(\.id))
+    }
+}
