@@ -284,13 +284,17 @@ def main():
                              "misses (p99 ≥ 50 ms or under 80%% achieved), descending at the first that holds")
     parser.add_argument("--memory", type=int, default=500, help="idle sessions with an open stream to measure (0: skip)")
     parser.add_argument("--no-gzip", action="store_true", help="do not accept a gzip event stream (browsers do)")
+    parser.add_argument("--store", action="store_true", help="save sessions in a fresh SQLite store (the server's default) instead of memory only")
     args = parser.parse_args()
     global NO_GZIP
     NO_GZIP = args.no_gzip
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
     port = free_port()
-    server = subprocess.Popen([args.binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning", "--memory-only",
+    import tempfile
+    state = tempfile.TemporaryDirectory(prefix="keystroke-store-")
+    storage = ["--state-dir", state.name] if args.store else ["--memory-only"]
+    server = subprocess.Popen([args.binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning", *storage,
                                "--max-sessions", "20000", "--connections-per-address", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     global SERVER_PID
     SERVER_PID = server.pid

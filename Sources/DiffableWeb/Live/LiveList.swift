@@ -697,7 +697,10 @@ final class LiveList: Sendable {
                 let data = EventData(head: head, shared: [ids], tail: "}")
                 state.log.append(LoggedEvent(id: eventID, name: "changeset", data: data))
                 if storage != nil {
-                    let changeset = StoredChangeset.encode(changes)
+                    // As stored: the same text for every list making a shared step.
+                    let changeset = update.transition.map { transition in
+                        TransitionCache.shared.storedChangeset(for: transition) { StoredChangeset.encode(changes) }
+                    } ?? StoredChangeset.encode(changes)
                     pending.withLock { pending in
                         pending.changes.append(StoredChange(event: StoredEvent(version: update.version, name: "changeset", data: data.text),
                                                             changeset: changeset))

@@ -4,7 +4,7 @@ import Synchronization
 
 /// What the web layer derives from a shared ``SnapshotTransition``, made once for every list
 /// that makes the transition: the identifiers part of its changeset event (`"deleted"`,
-/// `"inserted"`, `"moved"`), and each window's part (the cells that entered with their HTML,
+/// `"inserted"`, `"moved"`), the changeset as a store saves it, and each window's part (the cells that entered with their HTML,
 /// the moves, what the client holds afterwards) per viewport and held cells.
 ///
 /// A data source that applied a shared transition hands its observers the transition object
@@ -34,6 +34,7 @@ final class TransitionCache: Sendable {
         /// Kept alive so that its identifier is not reused while the entry exists.
         let transition: SnapshotTransition<String, String>
         var ids: SharedEventBytes?
+        var storedChangeset: String?
         var windows: [WindowKey: Window] = [:]
     }
     private struct Table: Sendable {
@@ -53,6 +54,14 @@ final class TransitionCache: Sendable {
         let ids = write()
         store(transition, weight: ids.count * 14 / 10) { $0.ids = ids }
         return ids
+    }
+
+    /// The changeset as a store saves it (`StoredChangeset`), encoded by `encode` the first time.
+    func storedChangeset(for transition: SnapshotTransition<String, String>, encode: () -> String) -> String {
+        if let known = lookup(transition, { $0.storedChangeset }) { return known }
+        let text = encode()
+        store(transition, weight: text.utf8.count) { $0.storedChangeset = text }
+        return text
     }
 
     /// The window `key` after `transition`, made by `make` the first time.

@@ -34,7 +34,7 @@ final class SQLiteSessionStore: SessionStore {
         database = try SQLiteDatabase(path: path)
         // WAL: a commit is one append; NORMAL survives a crash of this process (kill -9), which
         // is the guarantee; a power cut may lose the last commits.
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536;")
         try migrate()
     }
 
