@@ -20,6 +20,10 @@ import Synchronization
 /// The identifiers of the change (shared by every stream, rendered once), plus, per group of
 /// streams with the same viewport and held cells, the window: the cells of one screen and the
 /// overscan, laid out by ``ListLayout`` without walking the list. See docs/protocol.md.
+/// When the change is a shared step (`DataSourceUpdate.transition`: every session typing the
+/// same letters), the identifiers, and for demos whose cells are the same in every session the
+/// windows too, are made once for all the lists that make it (``TransitionCache``); a stream
+/// then costs its event's head and copies of shared bytes (`SharedEventBytes`).
 final class LiveList: Sendable {
     let descriptor: DemoDescriptor
     let demo: any Demo
