@@ -2,10 +2,11 @@
 ///
 /// When many data sources hold the same snapshot and move to the same next one (the sessions
 /// of a search over one catalog, each typing the same next letter), the diff is the same for all
-/// of them. A transition computes it once, and the data source's `apply(_:animatingDifferences:)`
-/// that takes a transition hands it to observers when the data source's current snapshot *is* `from`, and diffs as
-/// usual otherwise. Either way the data source ends up showing `to`, with a changeset that turns
-/// what it showed into `to`: a transition is a shortcut, never a different result.
+/// of them. A transition computes it once. The data source's `apply(_:animatingDifferences:)`
+/// that takes a transition hands its changeset to observers when the current snapshot *is*
+/// `from`, and diffs as usual otherwise. Either way the data source ends up showing `to`, with a
+/// changeset that turns what it showed into `to`: a transition is a shortcut, never a different
+/// result.
 ///
 /// ```swift
 /// let step = SnapshotTransition(from: results["ka"], to: results["kan"])  // the diff runs here, once

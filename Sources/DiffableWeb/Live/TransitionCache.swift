@@ -4,8 +4,9 @@ import Synchronization
 
 /// What the web layer derives from a shared ``SnapshotTransition``, made once for every list
 /// that makes the transition: the identifiers part of its changeset event (`"deleted"`,
-/// `"inserted"`, `"moved"`), the changeset as a store saves it, and each window's part (the cells that entered with their HTML,
-/// the moves, what the client holds afterwards) per viewport and held cells.
+/// `"inserted"`, `"moved"`), the changeset as a store saves it, and each window's part (the
+/// cells that entered with their HTML, the moves, what the client holds afterwards) per
+/// viewport and held cells.
 ///
 /// A data source that applied a shared transition hands its observers the transition object
 /// itself (`DataSourceUpdate.transition`): every session typing `kan` after `ka` gets the same
@@ -50,46 +51,40 @@ final class TransitionCache: Sendable {
 
     /// The identifiers written for `transition`, by `write` the first time.
     func ids(for transition: SnapshotTransition<String, String>, write: () -> SharedEventBytes) -> SharedEventBytes {
-        if let known = lookup(transition, { $0.ids }) { return known }
-        let ids = write()
-        store(transition, weight: ids.count * 14 / 10) { $0.ids = ids }
-        return ids
+        value(of: transition, at: \.ids, weight: { $0.count * 14 / 10 }, make: write)
     }
 
     /// The changeset as a store saves it (`StoredChangeset`), encoded by `encode` the first time.
     func storedChangeset(for transition: SnapshotTransition<String, String>, encode: () -> String) -> String {
-        if let known = lookup(transition, { $0.storedChangeset }) { return known }
-        let text = encode()
-        store(transition, weight: text.utf8.count) { $0.storedChangeset = text }
-        return text
+        value(of: transition, at: \.storedChangeset, weight: { $0.utf8.count }, make: encode)
     }
 
     /// The window `key` after `transition`, made by `make` the first time.
     func window(for transition: SnapshotTransition<String, String>, _ key: WindowKey, make: () -> Window) -> Window {
-        if let known = lookup(transition, { $0.windows[key] }) { return known }
-        let window = make()
-        store(transition, weight: window.tail.count + window.held.count * 64) { $0.windows[key] = window }
-        return window
+        value(of: transition, at: \.windows[key], weight: { $0.tail.count + $0.held.count * 64 }, make: make)
     }
 
-    private func lookup<T>(_ transition: SnapshotTransition<String, String>, _ read: (Entry) -> T?) -> T? {
-        table.withLock { table in
-            guard let entry = table.entries[ObjectIdentifier(transition)], entry.transition === transition else { return nil }
-            return read(entry)
+    /// What `transition`'s entry holds at `path`, or what `make` makes, kept there (the table is
+    /// cleared first when its `weight` would pass the budget).
+    private func value<T: Sendable>(of transition: SnapshotTransition<String, String>, at path: WritableKeyPath<Entry, T?> & Sendable,
+                          weight: (T) -> Int, make: () -> T) -> T {
+        let key = ObjectIdentifier(transition)
+        let known = table.withLock { table in
+            table.entries[key].flatMap { $0.transition === transition ? $0[keyPath: path] : nil }
         }
-    }
-
-    private func store(_ transition: SnapshotTransition<String, String>, weight: Int, _ change: (inout Entry) -> Void) {
+        if let known { return known }
+        let made = make()
+        let added = weight(made)
         table.withLock { table in
-            if table.weight + weight > budget {
+            if table.weight + added > budget {
                 table.entries.removeAll(keepingCapacity: true)
                 table.weight = 0
             }
-            let key = ObjectIdentifier(transition)
             var entry = table.entries[key].flatMap { $0.transition === transition ? $0 : nil } ?? Entry(transition: transition)
-            change(&entry)
+            entry[keyPath: path] = made
             table.entries[key] = entry
-            table.weight += weight
+            table.weight += added
         }
+        return made
     }
 }
