@@ -74,8 +74,10 @@ public final class URLStreamDemo: Demo {
 
     public func cell(for item: String) -> CellContent? {
         var values = ["url": item, "label": item.split(separator: "/").last.map(String.init) ?? item]
-        // Only images of this server show (the page's CSP); others show their address.
-        if item.hasPrefix("/") { values["src"] = item }
+        // Only images of this server show; others show their address. An id set through the
+        // snapshot API is not validated as a URL, so the check is made here, where it becomes HTML:
+        // `//host/…` and `/\host/…` are other origins to a browser, not paths.
+        if Self.isSameOriginPath(item) { values["src"] = item }
         return CellContent(template: "cells/url", values: values)
     }
 
@@ -137,12 +139,22 @@ public final class URLStreamDemo: Demo {
         return true
     }
 
-    public func status(of snapshot: Snapshot<String, String>) -> String {
-        let (paused, batches) = state.withLock { ($0.paused, $0.batches) }
-        return "\(snapshot.numberOfItems) URLs · batch \(batches)\(paused ? " · paused" : "")"
+    /// A path from this server's root that a browser resolves on this origin.
+    static func isSameOriginPath(_ text: String) -> Bool {
+        text.hasPrefix("/") && !text.hasPrefix("//") && !text.contains("\\") && isValidURL(text)
     }
 
-    public func pageValues() -> [String: String] { ["paused": state.withLock { $0.paused } ? "true" : ""] }
+    public func status(of snapshot: Snapshot<String, String>) -> String {
+        let paused = state.withLock { $0.paused }
+        return "\(snapshot.numberOfItems) URLs\(paused ? " · paused" : "")"
+    }
+
+    /// How many batches were published, for scripts.
+    public func details(of snapshot: Snapshot<String, String>) -> String {
+        "batch \(state.withLock { $0.batches })"
+    }
+
+    public func pageValues() -> [String: String] { ["publisher": state.withLock { $0.paused } ? "paused" : "running"] }
 
     public func persistentState() -> [String: String] {
         state.withLock { ["paused": $0.paused ? "true" : "false", "batches": String($0.batches)] }
