@@ -1,9 +1,11 @@
 // What the user does besides searching: forms with `data-action` (e.g. Numbers' Append,
 // Remove last, Remove center) POST their fields as JSON instead of reloading the page, and
-// the viewport size is reported when the window is resized.
+// the viewport size is reported when the window is resized. A refused action shows the
+// server's message next to its form (failures.js); what was typed stays.
 
-import { postJSON } from "./post.js";
+import { postAction, postJSON } from "./post.js";
 import { nextSeq } from "./seq.js";
+import { showFailure, clearFailure, describe } from "./failures.js";
 
 const RESIZE_DEBOUNCE_MS = 150;
 
@@ -12,7 +14,8 @@ const RESIZE_DEBOUNCE_MS = 150;
  * in cells the client adds later (one listener, by delegation; a submit another handler took
  * first — `preventDefault` — is left to it). Requests go out one at a time, in click order, so
  * twenty fast clicks are twenty actions applied in order. `onAnswer(action, answer, form)` sees
- * each action's JSON answer.
+ * each action's JSON answer. A failure is shown next to the form (role=alert) until that form
+ * succeeds.
  * @param {ParentNode} [root]
  * @param {(action: string, answer: any, form: HTMLFormElement) => void} [onAnswer]
  */
@@ -25,33 +28,77 @@ export function bindActions(root = document, onAnswer = () => {}) {
     const submitter = event.submitter ?? null;
     // A button's formAction is the page URL when it has no formaction attribute.
     const url = submitter?.hasAttribute("formaction") ? submitter.formAction : form.action;
-    const parameters = formParameters(new FormData(form, submitter));
-    markPressed(form, root);
+    const parameters = formParameters(form, new FormData(form, submitter));
+    const control = submitter ?? form.querySelector("textarea, input:not([type=hidden]), select, button") ?? form;
+    const undo = markPressed(form, root);
     queue = queue
-      .then(() => postJSON(url, { ...parameters, seq: nextSeq() }))
-      .then((answer) => onAnswer(form.dataset.action, answer, form), () => {});
+      .then(() => postAction(url, { ...parameters, seq: nextSeq() }))
+      .then((outcome) => {
+        if (outcome.ok) {
+          clearFailure(control);
+          onAnswer(form.dataset.action, outcome.answer, form);
+        } else {
+          undo();
+          showFailure(control, describe(outcome, titleOf(form, submitter)));
+        }
+      }, () => {});
   });
-  return { post: (url, body) => (queue = queue.then(() => postJSON(url, { ...body, seq: nextSeq() }))) };
+  return {
+    /**
+     * Posts an action in order with the forms' (a drag's reorder); the answer, or null. A
+     * refusal is shown above the list (the row it targeted may be re-rendered any time).
+     */
+    post: (url, body) => (queue = queue.then(() => postAction(url, { ...body, seq: nextSeq() }))
+      .then((outcome) => {
+        const list = document.getElementById("list");
+        if (outcome.ok) {
+          if (list) clearFailure(list);
+          return outcome.answer;
+        }
+        if (list) showFailure(list, describe(outcome, "Moving the row"));
+        return null;
+      })),
+  };
+}
+
+/** What a person calls the action: its button's text (“Publish”), or its name. */
+function titleOf(form, submitter) {
+  const button = submitter ?? form.querySelector("button[type=submit], button:not([type])");
+  const text = (button?.getAttribute("aria-label") || button?.textContent || "").trim();
+  return text || form.dataset.action || "The action";
 }
 
 /**
  * A form in a `data-pressed-group` (a segmented control, e.g. Photos' layouts) marks its button
- * pressed and the group's other buttons not, as soon as it is submitted.
+ * pressed and the group's other buttons not, as soon as it is submitted; the next event shows
+ * the list's real state (controls.js). Returns what undoes it, for a refused request.
  */
 function markPressed(form, root) {
   const group = form.dataset.pressedGroup;
-  if (!group) return;
-  for (const other of root.querySelectorAll(`form[data-pressed-group="${CSS.escape(group)}"] button[aria-pressed]`)) {
-    other.setAttribute("aria-pressed", String(other.form === form));
-  }
+  if (!group) return () => {};
+  const buttons = [...root.querySelectorAll(`form[data-pressed-group="${CSS.escape(group)}"] button[aria-pressed]`)];
+  const before = buttons.map((button) => button.getAttribute("aria-pressed"));
+  for (const other of buttons) other.setAttribute("aria-pressed", String(other.form === form));
+  return () => buttons.forEach((button, index) => button.setAttribute("aria-pressed", before[index]));
 }
 
-/** Form fields as JSON values: whole numbers become numbers, everything else stays text. */
-function formParameters(formData) {
+/**
+ * Form fields as JSON values: whole numbers become numbers, everything else stays text; an
+ * empty field is left out, and a position (`data-one-based`: people count from 1) is sent
+ * counting from 0, as the API does.
+ */
+function formParameters(form, formData) {
   const parameters = {};
   for (const [name, value] of formData) {
     if (typeof value !== "string") continue;
-    parameters[name] = /^-?\d{1,15}$/.test(value) ? Number(value) : value;
+    const field = form.elements.namedItem(name);
+    if (value.trim() === "" && field instanceof Element && !field.required) continue;
+    if (/^-?\d{1,15}$/.test(value.trim())) {
+      const oneBased = field instanceof Element && field.hasAttribute("data-one-based");
+      parameters[name] = Number(value.trim()) - (oneBased ? 1 : 0);
+    } else {
+      parameters[name] = value;
+    }
   }
   return parameters;
 }

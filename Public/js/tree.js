@@ -14,7 +14,8 @@
 // disclosure is a form that posts and redirects without JavaScript; cells are created after
 // the page loaded, so their submits are handled here, by delegation on the list.
 
-import { postJSON } from "./post.js";
+import { postAction } from "./post.js";
+import { showFailure, clearFailure, describe } from "./failures.js";
 
 const TREE_KEYS = new Set(["ArrowLeft", "ArrowRight", "Enter", " "]);
 
@@ -33,7 +34,15 @@ export function bindTree(container, view, model, demo) {
   let queue = Promise.resolve();
   const send = (action, item) => {
     const url = `/demos/${encodeURIComponent(demo)}/actions/${encodeURIComponent(action)}`;
-    queue = queue.then(() => postJSON(url, { item }));
+    // A refusal (a 422, a 503) is shown above the tree: the row may be re-rendered any time.
+    queue = queue.then(() => postAction(url, { item })).then((outcome) => {
+      if (outcome.ok) {
+        clearFailure(container);
+        return outcome.answer;
+      }
+      showFailure(container, describe(outcome, action === "collapse" ? "Collapsing" : "Expanding"));
+      return null;
+    });
     return queue;
   };
 

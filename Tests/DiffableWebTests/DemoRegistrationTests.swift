@@ -59,7 +59,7 @@ struct DemoRegistrationTests {
         return try await WebApp(configuration: configuration)
     }
 
-    @Test("a demo the package does not know gets the generic page, a form per action, its routes and its query redirect")
+    @Test("a demo the package does not know gets the generic page, a button per plain action, a script form per action with parameters, its routes and its query redirect")
     func genericDemo() async throws {
         let app = try await app([TinyDemo.descriptor()])
         let visitor = Visitor(app)
@@ -68,8 +68,10 @@ struct DemoRegistrationTests {
         let page = await visitor.send(.get, "/demos/tiny")
         #expect(page.status == .ok)
         #expect(page.text.contains("Tiny n1"), "the demo's cells, rendered by the template it names")
-        #expect(page.text.contains(#"<form method="post" action="/demos/tiny/actions/rename" data-action="rename"><label class="visually-hidden" for="rename-to">New name</label><input id="rename-to" name="to" type="text""#))
-        #expect(page.text.contains(#">Swap both</button>"#))
+        // An action that needs a parameter is for scripts: its form is in the script panel.
+        #expect(page.text.contains(#"<form class="script-form" method="post" action="/demos/tiny/actions/rename" data-action="rename">"#))
+        #expect(page.text.contains(#"<span class="script-field"><label for="script-rename-to">New name</label> <input id="script-rename-to" name="to" type="text" required></span>"#))
+        #expect(page.text.contains(#"<form method="post" action="/demos/tiny/actions/swapBoth" data-action="swapBoth"><button type="submit">Swap both</button></form>"#))
         #expect(page.text.contains(#"actions/rename</code>"#), "the script example is the first action's")
         let swapped = await visitor.send(.post, "/demos/tiny/actions/swapBoth", json: "{}")
         #expect(swapped.json?["version"] as? Int == 2)
@@ -81,11 +83,11 @@ struct DemoRegistrationTests {
         #expect(await visitor.send(.get, "/demos/mountains").status == .notFound, "only the registered demos exist")
     }
 
-    @Test("a parameter with a fixed set of values is a menu on the generic page, and listed with its choices")
+    @Test("a parameter with a fixed set of values is a menu in the script panel's form, and listed with its choices")
     func choices() async throws {
         let visitor = Visitor(try await makeApp())
         let page = await visitor.send(.get, "/demos/explore")
-        #expect(page.text.contains(#"<select id="shuffle-section" name="section" required><option>featured</option><option>new</option><option>all</option></select>"#))
+        #expect(page.text.contains(#"<select id="script-shuffle-section" name="section" required><option>featured</option><option>new</option><option>all</option></select>"#))
         let actions = await visitor.send(.get, "/demos/explore/actions")
         #expect(actions.text.contains(#""choices":["featured","new","all"]"#))
     }

@@ -103,12 +103,12 @@ struct LiveDestinationsTests {
         let after = demo.counters
         #expect(after.started > first.started, "the new window's loads started: \(after)")
         #expect(after.completed == 0 && after.failed == 0)
-        let status = live.app.sessionList(cookie: cookie, demo: "destinations").map { $0.demo.status(of: $0.dataSource.snapshot()) } ?? ""
-        #expect(status.contains("\(first.started) cancelled"), "\(status)")
+        let details = live.app.sessionList(cookie: cookie, demo: "destinations").map { $0.demo.details(of: $0.dataSource.snapshot()) } ?? ""
+        #expect(details.contains("\(first.started) cancelled"), "\(details)")
         let share = try #require(live.app.shareID(cookie: cookie))
         let described = object(try await get(port: live.port, "/api/sessions/\(share)"))
         let entry = (described["demos"] as? [[String: Any]])?.first { $0["name"] as? String == "destinations" }
-        #expect(entry?["status"] as? String == status, "the API shows the same counters")
+        #expect(entry?["details"] as? String == details, "the API shows the same counters")
         stream.socket.close()
     }
 

@@ -47,7 +47,8 @@ struct LivePersistenceTests {
         await returning.send(.get, "/demos/destinations")
         #expect(returning.list("destinations")?.demo.data(for: "post-0002")?["liked"] == "true")
         let photos = await returning.send(.get, "/demos/photos")
-        #expect(photos.text.contains(#"<input type="hidden" name="layout" value="grid"><button type="submit" aria-pressed="true">"#))
+        #expect(photos.text.contains(#"<input type="hidden" name="layout" value="grid"><button type="submit" data-state-key="layout" data-state-value="grid" aria-pressed="true">"#))
+        #expect(photos.text.components(separatedBy: #"aria-pressed="true""#).count == 2, "one layout pressed")
         // The script's share id names it too, and versions go on from where they were.
         let snapshot = await second.handle(Request(method: .get, target: "/api/sessions/\(share)/demos/numbers/snapshot"))
         #expect(snapshot.json?["version"] as? Int == numbersVersion)

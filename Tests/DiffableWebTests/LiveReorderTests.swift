@@ -36,7 +36,8 @@ struct LiveReorderTests {
         #expect(event.name == "changeset")
         #expect((event.json["moved"] as? [[String: Any]])?.flatMap { $0["ids"] as? [String] ?? [] } == ["n2"])
         #expect((event.json["inserted"] as? [Any])?.isEmpty == true && (event.json["deleted"] as? [Any])?.isEmpty == true)
-        #expect((event.json["status"] as? String)?.contains("1 reordered by hand") == true, "didReorder ran")
+        #expect((event.json["details"] as? String)?.contains("1 reordered by hand") == true, "didReorder ran")
+        #expect(event.json["status"] as? String == "5 items", "the status line is for people: no counters")
         stream.socket.close()
     }
 
@@ -75,7 +76,7 @@ struct LiveReorderTests {
         let app = try await makeApp()
         let visitor = Visitor(app)
         let page = await visitor.send(.get, "/demos/numbers")
-        #expect(page.text.contains(#"<input type="hidden" name="item" value="n3"><input type="hidden" name="direction" value="up"><button type="submit" aria-label="Move Item 3 up">"#))
+        #expect(page.text.contains(#"<input type="hidden" name="item" value="n3"><input type="hidden" name="direction" value="up"><button type="submit" data-move="up" aria-label="Move Item 3 up">"#))
         let redirect = await visitor.send(.post, "/demos/numbers/actions/reorder", form: "item=n3&direction=up")
         #expect(redirect.status == .seeOther && redirect.headers["Location"] == "/demos/numbers")
         #expect(visitor.list("numbers")?.dataSource.snapshot().itemIdentifiers == ["n1", "n3", "n2", "n4", "n5"])

@@ -36,6 +36,10 @@ public struct WebConfiguration: Sendable {
     /// besides the server's own (`Origin` equal to the `Host` it was reached by). For a proxy
     /// that rewrites `Host`.
     public var allowedOrigins: Set<String> = []
+    /// The URL people reach the server by (`https://lists.example.org`, no trailing slash),
+    /// when a proxy in front of it changes the `Host`: the "Script this session" panel's
+    /// commands use it. `nil`: the origin each request was sent to (its `Host`).
+    public var publicURL: String?
 
     public init(publicDirectory: String, templatesDirectory: String, demos: [DemoDescriptor]) {
         self.publicDirectory = publicDirectory

@@ -37,10 +37,20 @@ public protocol Demo: AnyObject, Sendable {
     /// to `{"version": …}` (a reorder's transaction), or `nil`. By default it calls `perform`.
     func performReporting(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) -> ActionReport?
 
-    /// A one-line summary of the list for screen readers and the page (`aria-live`).
+    /// A one-line summary of the list for screen readers and the page (`aria-live`): what a
+    /// person cares about ("1,467 mountains", "5 items"), no developer counters.
     func status(of snapshot: Snapshot<String, String>) -> String
 
-    /// Values the demo's page template needs beyond the list (e.g. the current query).
+    /// The list's counters for people scripting it ("assets: 12 loaded, 0 loading…"): shown in
+    /// the page's "Script this session" panel and the API's session description, sent as
+    /// `"details"` in events. Default: none (an empty string).
+    func details(of snapshot: Snapshot<String, String>) -> String
+
+    /// The list's view state beyond its items (the current query, layout, whether a publisher
+    /// is paused): the page template's values, and the `"state"` of every `snapshot` and
+    /// `changeset` event, so that a page's controls show a change a script made. The page also
+    /// gets `<key>_<value>` as `true` for each (`layout_grid`), for a segmented control's
+    /// `aria-pressed`: an empty string is not false in a template.
     func pageValues() -> [String: String]
 
     /// What a page URL's query asks to see (the no-JavaScript search form submits by GET),
@@ -87,6 +97,9 @@ extension Demo {
         try perform(action, parameters: parameters, on: dataSource)
         return nil
     }
+
+    /// By default a list has no counters.
+    public func details(of snapshot: Snapshot<String, String>) -> String { "" }
 
     /// By default a page shows the list as it is.
     public func pagePreview(query: [String: String]) -> PagePreview? { nil }
@@ -215,6 +228,12 @@ public struct DemoDescriptor: Sendable {
     public var reorderable: Bool
     /// Makes the per-session demo.
     public var make: @Sendable () -> any Demo
+    /// What to try first, in one short sentence for the index page ("Type “ann”…"); empty
+    /// for none.
+    public var tryThis: String = ""
+    /// A small picture of the demo for the index page: a path the server serves
+    /// (`/images/demos/mountains.svg`), or `nil` for none.
+    public var picture: String?
 
     public init(name: String, title: String, summary: String, pageTemplate: String = "demos/list",
                 cellTemplates: [String], actions: [ActionDescriptor], example: ExampleRequest? = nil,
@@ -298,10 +317,15 @@ public struct ActionDescriptor: Sendable, Codable, Equatable {
         public var description: String
         /// The values it takes, when they are a fixed set (the generic page shows a menu).
         public var choices: [String]?
-        public init(name: String, type: String, required: Bool, description: String, choices: [String]? = nil) {
+        /// A position in the list (0-based here, as in the API): a page's form shows it counting
+        /// from 1, as people count. Not part of the API's description.
+        public var position: Bool = false
+        public init(name: String, type: String, required: Bool, description: String, choices: [String]? = nil, position: Bool = false) {
             self.name = name; self.type = type; self.required = required; self.description = description
             self.choices = choices
+            self.position = position
         }
+        private enum CodingKeys: String, CodingKey { case name, type, required, description, choices }
     }
     public var name: String
     public var description: String

@@ -221,9 +221,15 @@ public final class DestinationsDemo: Demo {
     }
 
     public func status(of snapshot: Snapshot<String, String>) -> String {
+        let posts = snapshot.itemIdentifiers.lazy.filter { $0.hasPrefix("post-") }.count
+        return posts == 1 ? "1 post" : "\(posts.grouped) posts"
+    }
+
+    /// The asset loads, for scripts (the page's script panel, the API).
+    public func details(of snapshot: Snapshot<String, String>) -> String {
         let counters = state.withLock { $0.counters }
         let loading = counters.started - counters.completed - counters.cancelled - counters.failed
-        return "\(snapshot.numberOfItems.grouped) rows · assets: \(counters.completed) loaded, \(loading) loading, \(counters.cancelled) cancelled, \(counters.failed) failed"
+        return "assets: \(counters.completed) loaded, \(loading) loading, \(counters.cancelled) cancelled, \(counters.failed) failed"
     }
 
     public func pageValues() -> [String: String] { [:] }

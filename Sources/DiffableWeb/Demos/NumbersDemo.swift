@@ -34,12 +34,12 @@ public final class NumbersDemo: Demo {
                 ActionDescriptor(name: "removeLast", description: "Remove the last item"),
                 ActionDescriptor(name: "removeCenter", description: "Remove the item in the middle"),
                 ActionDescriptor(name: "move", description: "Move the item at one position to another (reordering)",
-                                 parameters: [.init(name: "from", type: "integer", required: true, description: "Current position (0-based)"),
-                                              .init(name: "to", type: "integer", required: true, description: "New position (0-based)")]),
+                                 parameters: [.init(name: "from", type: "integer", required: true, description: "Current position (0-based)", position: true),
+                                              .init(name: "to", type: "integer", required: true, description: "New position (0-based)", position: true)]),
                 ActionDescriptor(name: "reorder", description: "A person's reorder (a drag, Alt+↑/↓, a row's ↑/↓ button): through the data source's reordering handlers; answers with the transaction's difference",
                                  parameters: [.init(name: "item", type: "string", required: true, description: "The item (n…); multiples of 10 are pinned and refused"),
-                                              .init(name: "to", type: "integer", required: false, description: "Its position after the move (0-based)"),
-                                              .init(name: "direction", type: "string", required: false, description: "up or down: one place (instead of to)")]),
+                                              .init(name: "to", type: "integer", required: false, description: "Its position after the move (0-based)", position: true),
+                                              .init(name: "direction", type: "string", required: false, description: "up or down: one place (instead of to)", choices: ["up", "down"])]),
             ],
             example: ExampleRequest(action: "append", body: #"{"count":3}"#),
             reorderable: true,
@@ -225,9 +225,12 @@ public final class NumbersDemo: Demo {
 
     public func status(of snapshot: Snapshot<String, String>) -> String {
         let count = snapshot.numberOfItems
-        let items = count == 1 ? "1 item" : "\(count.grouped) items"
-        let reorders = reorders.withLock { $0 }
-        return reorders == 0 ? items : "\(items) · \(reorders) reordered by hand"
+        return count == 1 ? "1 item" : "\(count.grouped) items"
+    }
+
+    /// The reorders people made by hand (`didReorder`), for scripts.
+    public func details(of snapshot: Snapshot<String, String>) -> String {
+        "\(reorders.withLock { $0 }) reordered by hand"
     }
 
     public func pageValues() -> [String: String] { [:] }

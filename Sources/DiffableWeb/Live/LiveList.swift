@@ -178,9 +178,11 @@ final class LiveList: Sendable {
     }
 
     /// Cells meeting `rect` with their HTML, in document order (for server-rendered pages).
-    func cells(intersecting rect: LayoutRect, limit: Int)
+    /// A page that asks for a viewport (`?width=…&height=…`) is laid out for it, without
+    /// making it the session's: a GET writes nothing.
+    func cells(intersecting rect: LayoutRect, limit: Int, container requested: LayoutContainer? = nil)
         -> (cells: [WireCell], contentSize: LayoutPixelSize, status: String) {
-        let layout = layout(for: container)
+        let layout = layout(for: requested ?? container)
         let cells = layout.cells(in: rect).prefix(limit).map { wireCell($0, in: layout.snapshot) }
         return (cells, layout.contentSize, demo.status(of: layout.snapshot))
     }
@@ -207,9 +209,10 @@ final class LiveList: Sendable {
 
     /// Cells of a snapshot that is not the list's (a page preview), laid out aside for the
     /// list's viewport: nothing of the list is touched.
-    func previewCells(of snapshot: Snapshot<String, String>, intersecting rect: LayoutRect, limit: Int)
+    func previewCells(of snapshot: Snapshot<String, String>, intersecting rect: LayoutRect, limit: Int,
+                      container requested: LayoutContainer? = nil)
         -> (cells: [WireCell], contentSize: LayoutPixelSize) {
-        let layout = ListLayout(snapshot: snapshot, layout: demo.layout(), container: container)
+        let layout = ListLayout(snapshot: snapshot, layout: demo.layout(), container: requested ?? container)
         return (layout.cells(in: rect).prefix(limit).map { wireCell($0, in: snapshot) }, layout.contentSize)
     }
 
@@ -596,6 +599,11 @@ final class LiveList: Sendable {
             follower.signature = WindowUpdate.signature(of: follower.held)
             state.followers[ObjectIdentifier(stream)] = follower
             state.byStreamID[follower.id] = ObjectIdentifier(stream)
+            // The headers and footers as this client now has them: the next apply compares
+            // with these. (While nobody follows, applies record nothing, so without this the
+            // first change after a stream opens would find no earlier HTML and send no update:
+            // a header's count would stay stale until the change after.)
+            for cell in layout.supplementaryCells { state.supplementaryHTML[cell.id] = wireCell(cell, in: snapshot).html }
             return (sends, state.followers.count, follower.held, follower.id)
         }
         send(sends)
@@ -640,13 +648,16 @@ final class LiveList: Sendable {
         let result = state.withLock { state -> (found: Bool, sends: [Send], held: [String: WireFrame]) in
             guard let key = state.byStreamID[streamID], var follower = state.followers[key] else { return (false, [], [:]) }
             guard follower.window != window else { return (true, [], [:]) }
+            // A new size may change the content size even when no held cell moves (a resize
+            // while scrolled past the end): the client's scrollbar must follow, so it is told.
+            let resized = follower.window.container != window.container
             follower.window = window
             let layout = layout(version: version, snapshot: snapshot, container: window.container, in: &state)
             let update = WindowUpdate(layout: layout, rect: window.rect, held: follower.held) { wireCell($0, in: snapshot).html }
             follower.held = update.held
             follower.signature = WindowUpdate.signature(of: update.held)
             state.followers[key] = follower
-            guard !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty else { return (true, [], [:]) }
+            guard resized || !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty else { return (true, [], [:]) }
             state.windowSequence += 1
             let json = windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: false)
             return (true, [(follower.stream, "window", epoch.wire(EventID(version: version, layout: state.windowSequence)), EventData(json))], update.held)
@@ -666,6 +677,8 @@ final class LiveList: Sendable {
             state.windowSequence = 0
             let snapshot = update.snapshot
             let status = demo.status(of: snapshot)
+            let viewState = demo.pageValues()
+            let details = demo.details(of: snapshot)
             let eventID = EventID(version: update.version)
 
             if update.kind == .reloadData {
@@ -695,7 +708,7 @@ final class LiveList: Sendable {
             let changes = update.changeset
             // What every stream shares: the version and status, then the identifiers (written
             // once per shared transition for every list that makes it, see TransitionCache).
-            let head = changesetHead(update, status: status)
+            let head = changesetHead(update, status: status, details: details, state: viewState)
             let ids = changesetIDs(update)
             if !replica {
                 let data = EventData(head: head, shared: [ids], tail: "}")
@@ -825,12 +838,15 @@ final class LiveList: Sendable {
 
     private func currentID(_ version: Int, _ state: State) -> EventID { EventID(version: version, layout: state.windowSequence) }
 
-    /// The start of a changeset event's object: its version, whether it animates, the status.
-    private func changesetHead(_ update: DataSourceUpdate<String, String>, status: String) -> String {
-        var writer = JSONWriter(capacity: 96 + status.utf8.count)
+    /// The start of a changeset event's object: its version, whether it animates, the status
+    /// and the demo's view state.
+    private func changesetHead(_ update: DataSourceUpdate<String, String>, status: String, details: String, state: [String: String]) -> String {
+        var writer = JSONWriter(capacity: 96 + status.utf8.count + details.utf8.count)
         writer.raw("{\"version\":"); writer.int(update.version)
         writer.raw(",\"animated\":"); writer.bool(update.animatingDifferences)
         writer.raw(",\"status\":"); writer.string(status)
+        writer.details(details)
+        writer.viewState(state)
         return writer.text
     }
 
@@ -890,6 +906,8 @@ final class LiveList: Sendable {
         writer.raw(",\"stream\":"); writer.string(streamID)
         writer.raw(",\"contentSize\":"); writer.size(WireSize(layout.contentSize))
         writer.raw(",\"status\":"); writer.string(demo.status(of: snapshot))
+        writer.details(demo.details(of: snapshot))
+        writer.viewState(demo.pageValues())
         writer.raw(",\"sections\":")
         writer.array(layout.sectionIDs) { w, section in
             w.raw("{\"id\":"); w.string(section)
@@ -911,6 +929,25 @@ final class LiveList: Sendable {
 }
 
 extension JSONWriter {
+    /// `"details"`: the list's counters (``Demo/details(of:)``), omitted when it has none.
+    mutating func details(_ text: String) {
+        guard !text.isEmpty else { return }
+        raw(",\"details\":"); string(text)
+    }
+
+    /// `"state"`: the demo's view state (``Demo/pageValues()``: a layout, a query, whether a
+    /// publisher is paused), so that a page's controls show a change a script made. Omitted
+    /// when the demo has none.
+    mutating func viewState(_ values: [String: String]) {
+        guard !values.isEmpty else { return }
+        raw(",\"state\":{")
+        for (index, (key, value)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { raw(",") }
+            string(key); raw(":"); string(value)
+        }
+        raw("}")
+    }
+
     /// `left`: held cells that left the window (with their new frame), then those gone (id only).
     mutating func left(_ update: WindowUpdate) {
         raw("[")

@@ -78,7 +78,7 @@ extension WebApp {
     struct DemoInfo: Encodable { var name, title, summary: String; var actions: [ActionDescriptor] }
 
     struct SessionBody: Encodable {
-        struct DemoState: Encodable { var name: String; var opened: Bool; var version: Int; var itemCount: Int; var openStreams: Int; var status: String? }
+        struct DemoState: Encodable { var name: String; var opened: Bool; var version: Int; var itemCount: Int; var openStreams: Int; var status: String?; var details: String? }
         var id: String
         var demos: [DemoState]
     }
@@ -89,11 +89,12 @@ extension WebApp {
             // it will start (its initial snapshot, applied as version 1).
             guard let list = session.existingList(named: descriptor.name) else {
                 return .init(name: descriptor.name, opened: false, version: 1,
-                             itemCount: descriptor.make().initialSnapshot().numberOfItems, openStreams: 0, status: nil)
+                             itemCount: descriptor.make().initialSnapshot().numberOfItems, openStreams: 0, status: nil, details: nil)
             }
             let (version, snapshot) = list.currentSnapshot()
             return .init(name: descriptor.name, opened: true, version: version, itemCount: snapshot.numberOfItems,
-                         openStreams: list.openStreamCount, status: list.demo.status(of: snapshot))
+                         openStreams: list.openStreamCount, status: list.demo.status(of: snapshot),
+                         details: list.demo.details(of: snapshot))
         })
     }
 

@@ -49,7 +49,8 @@ extension WebApp {
         guard let action = descriptor.actions.first(where: { $0.name == name }) else {
             throw HTTPError(.notFound, code: "unknown_action", message: "The \(descriptor.name) demo has no action “\(name)”")
         }
-        let parameters = try ActionParameters(body: request, for: action)
+        var parameters = try ActionParameters(body: request, for: action)
+        if request.isForm { parameters = parameters.asFormFields(of: action) }
         let seq: Int?
         if let text = parameters.string("seq") {
             guard let value = Int(text) else { throw HTTPError(.badRequest, code: "invalid_parameter", message: "seq must be an integer") }
@@ -90,6 +91,22 @@ extension Request {
 }
 
 extension ActionParameters {
+    /// A page's form as the action reads it: a field left empty is absent, and a position is
+    /// shown counting from 1 (as people count), so 1 is taken off (the JSON API counts from 0).
+    func asFormFields(of action: ActionDescriptor) -> ActionParameters {
+        var copy = self
+        for parameter in action.parameters {
+            guard let text = copy.values[parameter.name] else { continue }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty, !parameter.required {
+                copy.values[parameter.name] = nil
+            } else if parameter.position, let number = Int(trimmed), number > Int.min {
+                copy.values[parameter.name] = String(number - 1)
+            }
+        }
+        return copy
+    }
+
     /// Parameters from a JSON object (scalars, and arrays of strings for `action`'s parameters of
     /// type `array`) or an HTML form; an empty body has none.
     /// - Throws: 415 for other content types, 400 for malformed JSON or values of the wrong shape.

@@ -172,9 +172,15 @@ public final class OutlineDemo: Demo {
     }
 
     public func status(of snapshot: Snapshot<String, String>) -> String {
-        let (expanded, counts) = state.withLock { ($0.expanded.count, $0.counts) }
+        let expanded = state.withLock { $0.expanded.count }
         let rows = snapshot.numberOfItems
-        return "\(rows.grouped) \(rows == 1 ? "row" : "rows") · \(expanded) expanded · children loaded \(counts.loads) \(counts.loads == 1 ? "time" : "times")"
+        return "\(rows.grouped) \(rows == 1 ? "row" : "rows") · \(expanded) expanded"
+    }
+
+    /// How often children were loaded (`snapshotForExpandingParent`), for scripts.
+    public func details(of snapshot: Snapshot<String, String>) -> String {
+        let loads = state.withLock { $0.counts.loads }
+        return "children loaded \(loads) \(loads == 1 ? "time" : "times")"
     }
 
     public func pageValues() -> [String: String] { [:] }

@@ -113,16 +113,18 @@ public final class PhotosDemo: Demo {
     }
 
     public func status(of snapshot: Snapshot<String, String>) -> String {
-        let (layout, started, completed) = state.withLock { ($0.layout, $0.loadsStarted, $0.loadsCompleted) }
         let more = snapshot.numberOfItems < library.photos.count ? "" : " (all)"
-        return "\(snapshot.numberOfItems.grouped) of \(library.photos.count.grouped) photos\(more) · \(layout.title) · images loaded \(completed.grouped) of \(started.grouped) started"
+        return "\(snapshot.numberOfItems.grouped) of \(library.photos.count.grouped) photos\(more)"
+    }
+
+    /// The layout and the image loads, for scripts.
+    public func details(of snapshot: Snapshot<String, String>) -> String {
+        let (layout, started, completed) = state.withLock { ($0.layout, $0.loadsStarted, $0.loadsCompleted) }
+        return "\(layout.title) · images loaded \(completed.grouped) of \(started.grouped) started"
     }
 
     public func pageValues() -> [String: String] {
-        let current = state.withLock { $0.layout }
-        var values: [String: String] = [:]
-        for layout in PhotoLayout.allCases { values["is_" + layout.rawValue] = layout == current ? "true" : "" }
-        return values
+        ["layout": state.withLock { $0.layout }.rawValue]
     }
 
     public func persistentState() -> [String: String] {
