@@ -1,11 +1,15 @@
 # DiffableWeb — the two commands that matter: `make run` and `make test`.
-.PHONY: run test deps bench bench-core bench-layout bench-http bench-web bench-cluster tsan
+.PHONY: run test screenshots deps bench bench-core bench-layout bench-http bench-web bench-cluster tsan
 
 run:
 	scripts/run $(ARGS)
 
 test:
 	scripts/test
+
+# Refreshes the tracked screenshots (docs/screenshots) on purpose; `make test` never writes them.
+screenshots:
+	scripts/screenshots $(ARGS)
 
 deps:
 	scripts/deps

@@ -1,8 +1,15 @@
-// How changes move on screen, with the Web Animations API: moved cells slide from their old
-// frame to the new one (FLIP), inserted cells fade and scale in, deleted cells fade out and
-// are then removed. Knows nothing of the model or the network.
+// How changes move on screen, with the Web Animations API, in three short phases so that a
+// leaving cell and an arriving one never show in the same place at once: deleted cells fade
+// out quickly, then moved cells slide from their old frame to the new one (FLIP), then
+// inserted cells fade and scale in where the deleted ones were. The whole change takes
+// 320 ms. Knows nothing of the model or the network.
 
-const DURATION_MS = 300;
+/** When each phase starts and how long it lasts, in ms. */
+export const PHASES = Object.freeze({
+  leave: { delay: 0, duration: 110 },
+  move: { delay: 70, duration: 190 },
+  enter: { delay: 200, duration: 120 },
+});
 const EASING = "cubic-bezier(0.25, 0.1, 0.25, 1)";
 const reducedMotionQuery = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -48,17 +55,22 @@ export class Animator {
       { transform: translate(start), width: `${start.w}px`, height: `${start.h}px` },
       { transform: translate(to), width: `${to.w}px`, height: `${to.h}px` },
     ];
-    return this.#run(element, keyframes);
+    // Held at its old frame until the leaving cells are nearly gone.
+    return this.#run(element, keyframes, PHASES.move, "backwards");
   }
 
-  /** Fade and scale in at `frame`. */
-  appear(element, frame) {
+  /**
+   * Fade and scale in at `frame`, once the leaving cells are gone and the moves are done; or
+   * at once (`immediately`) when it takes no other cell's place (a reloaded cell replacing
+   * its old self).
+   */
+  appear(element, frame, { immediately = false } = {}) {
     stop(element);
     place(element, frame);
     return this.#run(element, [
-      { opacity: 0, transform: `${translate(frame)} scale(0.8)` },
+      { opacity: 0, transform: `${translate(frame)} scale(0.92)` },
       { opacity: 1, transform: `${translate(frame)} scale(1)` },
-    ]);
+    ], immediately ? { ...PHASES.enter, delay: 0 } : PHASES.enter, "backwards"); // invisible while it waits its turn
   }
 
   /** Fade out, then remove the element. Resolves when it is gone. */
@@ -67,13 +79,13 @@ export class Animator {
     stop(element);
     const animation = this.#run(element, [
       { opacity: 1, transform: `${from} scale(1)` },
-      { opacity: 0, transform: `${from} scale(0.8)` },
-    ], "forwards");
+      { opacity: 0, transform: `${from} scale(0.92)` },
+    ], PHASES.leave, "forwards");
     return animation.finished.then(() => element.remove(), () => element.remove());
   }
 
-  #run(element, keyframes, fill = "none") {
-    const animation = element.animate(keyframes, { duration: DURATION_MS, easing: EASING, fill });
+  #run(element, keyframes, { delay, duration }, fill) {
+    const animation = element.animate(keyframes, { delay, duration, easing: EASING, fill });
     this.onStart(animation);
     return animation;
   }

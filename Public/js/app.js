@@ -12,6 +12,9 @@ import { bindReordering } from "./reorder.js";
 import { postJSON } from "./post.js";
 import { nextSeq } from "./seq.js";
 import { bindTree } from "./tree.js";
+import { showState, syncMoveButtons, syncPositionFields } from "./controls.js";
+import { bindScriptPanel, showDetails } from "./script-panel.js";
+import { connectionIndicator } from "./connection.js";
 
 /**
  * A page whose URL asked for a view of the list (`?q=` of the search form) shows it without
@@ -41,7 +44,11 @@ async function start() {
   const animator = new Animator(() => { stats.animations += 1; });
   const view = new ListView(container, model, {
     animator,
-    onRender: (count) => { stats.domCells = count; },
+    onRender: (count) => {
+      stats.domCells = count;
+      syncMoveButtons(container, model); // ↑ off on the first row, ↓ on the last
+      syncPositionFields(model); // the script panel's positions: 1 … the item count
+    },
   });
 
   const measure = () => ({
@@ -53,10 +60,14 @@ async function start() {
 
   model.seed(view.adopt(), { w: container.clientWidth, h: container.offsetHeight }, Number(container.dataset.itemCount) || 0);
   stats.domCells = view.elements.size;
+  syncMoveButtons(container, model);
   const tree = bindTree(container, view, model, demo); // null unless the page is an outline
   await applyPreview(demo, container);
 
   const reporter = reportViewport(demo, measure, model, container);
+  // The indicator comes first (the stream reports "connecting" as it opens); its button is
+  // pressed only once the stream exists.
+  const indicator = connectionIndicator(document.getElementById("connection"), () => stream.goLive());
   const stream = openEventStream({
     demo,
     viewport() {
@@ -72,15 +83,18 @@ async function start() {
       if (statusElement && typeof data.status === "string" && statusElement.textContent !== data.status) {
         statusElement.textContent = data.status; // text, never HTML
       }
+      showState(data.state); // segmented controls, the search box: the list's real state
+      showDetails(data.details);
     },
-    onState(state) {
+    onState(state, detail) {
       document.body.dataset.connection = state;
+      indicator.show(state, detail);
       if (state === "reconnecting") stats.reconnects += 1;
     },
   });
-  window.addEventListener("online", () => stream.reconnect());
 
   bindSearch(demo);
+  bindScriptPanel();
   const actions = bindActions();
   bindReordering(demo, view, model, actions);
 

@@ -67,11 +67,14 @@ export function bindReordering(demo, view, model, actions) {
     handle.setPointerCapture(event.pointerId);
     const startY = event.clientY;
     const origin = { ...cell.frame };
+    const from = model.positionOf(element.dataset.id) - 1;
+    const room = makeRoom(view, model, element.dataset.id, from);
     let dy = 0;
     element.classList.add("dragging");
     const move = (e) => {
       dy = e.clientY - startY;
       element.style.transform = translate({ x: origin.x, y: origin.y + dy });
+      room.show(dropIndex(model, element.dataset.id, origin.y + dy + origin.h / 2));
     };
     const end = async (e) => {
       handle.removeEventListener("pointermove", move);
@@ -79,11 +82,12 @@ export function bindReordering(demo, view, model, actions) {
       handle.removeEventListener("pointercancel", end);
       element.classList.remove("dragging");
       const to = e.type === "pointerup" ? dropIndex(model, element.dataset.id, origin.y + dy + origin.h / 2) : null;
-      const from = model.positionOf(element.dataset.id) - 1;
       if (to === null || to === from) {
+        room.close();
         element.style.transform = translate(origin);
         return;
       }
+      room.hold();
       // Hold the row where it was dropped until the changeset slides it home.
       const held = element.animate([{ transform: translate({ x: origin.x, y: origin.y + dy }) },
                                     { transform: translate({ x: origin.x, y: origin.y + dy }) }], { duration: 5000 });
@@ -95,6 +99,59 @@ export function bindReordering(demo, view, model, actions) {
     handle.addEventListener("pointerup", end);
     handle.addEventListener("pointercancel", end);
   });
+}
+
+/**
+ * While a row is dragged, the rows between its place and the place it would drop into slide
+ * one place towards its old one (the room it would land in opens up). `hold()` keeps them
+ * there until the changeset slides them (it starts from where they are on screen, so nothing
+ * jumps); `close()` sends them home.
+ */
+function makeRoom(view, model, draggedID, from) {
+  const order = model.itemOrder();
+  const frameOf = (index) => model.cells.get(order[index])?.frame;
+  /** @type {Map<HTMLElement, object>} rows moved aside, and their own frames */
+  const shifted = new Map();
+  const home = (element, frame) => {
+    element.style.transform = translate(frame);
+    shifted.delete(element);
+  };
+  return {
+    show(to) {
+      const lo = Math.min(from, to ?? from), hi = Math.max(from, to ?? from);
+      for (const [element, frame] of [...shifted]) {
+        const index = order.indexOf(element.dataset.id);
+        if (index < lo || index > hi || index === from) home(element, frame);
+      }
+      if (to === null || to === from) return;
+      const step = to > from ? -1 : 1; // rows below move up when it goes down, and the reverse
+      for (let index = lo; index <= hi; index++) {
+        if (index === from) continue;
+        const element = view.elements.get(order[index]);
+        const own = frameOf(index), target = frameOf(index + step);
+        if (!element || !own || !target) continue;
+        element.classList.add("making-room");
+        element.style.transform = translate({ x: own.x, y: target.y });
+        shifted.set(element, own);
+      }
+    },
+    hold() {
+      for (const [element, frame] of shifted) {
+        element.classList.remove("making-room");
+        const aside = element.style.transform;
+        const held = element.animate([{ transform: aside }, { transform: aside }], { duration: 5000 });
+        element.style.transform = translate(frame);
+        setTimeout(() => held.cancel(), 1000);
+      }
+      shifted.clear();
+    },
+    close() {
+      for (const [element, frame] of [...shifted]) {
+        home(element, frame);
+        element.addEventListener("transitionend", () => element.classList.remove("making-room"), { once: true });
+      }
+    },
+  };
 }
 
 /** The position (0-based) a row dropped with its centre at `y` takes: that of the row under it. */

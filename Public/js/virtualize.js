@@ -155,6 +155,8 @@ export class ListView {
       element.dataset.frame = frameAttribute(cell.frame);
     }
 
+    if (moved.size > 0) this.#rewindBands(moved);
+
     // Cells out of range: gone now, or once they have slid out of view.
     for (const [id, element] of this.elements) {
       if (wanted.has(id)) continue;
@@ -239,6 +241,23 @@ export class ListView {
     }
   }
 
+  /**
+   * A change that moved a band's cells (Explore's Shuffle) scrolls the band back to its start,
+   * so that its new first cards show; smoothly, unless the user asks for reduced motion (the
+   * scroller's CSS `scroll-behavior` says which).
+   */
+  #rewindBands(moved) {
+    if (!this.scrollers) return;
+    for (const [section, scroller] of this.scrollers) {
+      if (scroller.scrollLeft === 0) continue;
+      for (const id of moved.keys()) {
+        if (this.model.cells.get(id)?.section !== section) continue;
+        scroller.scrollTo({ left: 0 });
+        break;
+      }
+    }
+  }
+
   /** Where a cell's element lives: its section's scroller, or the list. */
   #parentFor(cell) {
     const section = cell.section ?? this.model.cells.get(cell.id)?.section;
@@ -272,7 +291,7 @@ export class ListView {
     this.elements.delete(cell.id);
     const element = this.#create(cell);
     old.replaceWith(element);
-    if (animated) this.animator.appear(element, this.#local(cell, cell.frame));
+    if (animated) this.animator.appear(element, this.#local(cell, cell.frame), { immediately: true });
     if (hadFocus) element.focus({ preventScroll: true });
   }
 

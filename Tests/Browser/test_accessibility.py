@@ -1,4 +1,5 @@
-"""axe-core on every demo page after its client has taken over (serious and critical rules)."""
+"""axe-core on every demo page after its client has taken over (serious and critical rules), in
+light and dark mode."""
 import pytest
 from selenium.webdriver.common.by import By
 
@@ -7,9 +8,12 @@ from helpers import wait_for_client, wait_settled
 DEMOS = ["numbers", "photos", "urls", "destinations", "explore"]
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("demo", DEMOS)
-def test_demo_page_passes_axe(driver, server, demo):
+def test_demo_page_passes_axe(driver, server, demo, scheme):
     axe_module = pytest.importorskip("axe_selenium_python")
+    # Both colour schemes: dark mode has its own colours to get right (contrast above all).
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
     driver.get(f"{server}/demos/{demo}")
     wait_for_client(driver)
     wait_settled(driver)

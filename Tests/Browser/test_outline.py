@@ -210,11 +210,11 @@ def test_without_javascript_the_disclosure_posts_and_redirects(driver_without_js
     driver = driver_without_js
     driver.get(f"{server}/demos/outline")
     assert driver.execute_script("return typeof window.diffableWeb") == "undefined", "page scripts must be off"
-    button = driver.find_element(By.CSS_SELECTOR, '#list .cell[data-id="h6000-6999"] .disclosure button')
+    button = driver.find_element(By.CSS_SELECTOR, '.fallback-list form.disclosure:has(input[value="h6000-6999"]) button')
     assert button.get_attribute("aria-expanded") == "false"
     button.click()
     wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, '#list .cell[data-id="h6900-6999"]'),
                message="the children after the redirect")
     assert driver.current_url.rstrip("/").endswith("/demos/outline")
-    button = driver.find_element(By.CSS_SELECTOR, '#list .cell[data-id="h6000-6999"] .disclosure button')
+    button = driver.find_element(By.CSS_SELECTOR, '.fallback-list form.disclosure:has(input[value="h6000-6999"]) button')
     assert button.get_attribute("aria-expanded") == "true"

@@ -142,7 +142,8 @@ struct LiveAPIBehaviourTests {
     @Test("layout is pure: asking for another viewport leaves the session's viewport alone")
     func pureLayout() async throws {
         let live = try await LiveServer.start()
-        let cookie = try await live.newSession("/demos/mountains?width=1024&height=768")
+        let cookie = try await live.newSession("/demos/mountains")
+        #expect(try await live.postJSON("/demos/mountains/viewport", #"{"width":1024,"height":768}"#, cookie: cookie).status == 204)
         let sessionID = try #require(SessionID(cookie))
         let share = try #require(live.app.sessions.existing(sessionID)?.shareID.value)
         let layout = object(try await get(port: live.port, "/api/sessions/\(share)/demos/mountains/layout?width=390&height=844"))
@@ -151,6 +152,33 @@ struct LiveAPIBehaviourTests {
         let list = try #require(live.app.sessions.existing(sessionID)?.existingLists["mountains"])
         #expect(list.container.width == 1024)
         await live.stop()
+    }
+
+    @Test("a page GET that names a viewport is laid out for it but leaves the session's viewport alone (a GET writes nothing)")
+    func pageViewportIsNotSaved() async throws {
+        let live = try await LiveServer.start()
+        let cookie = try await live.newSession("/demos/numbers")
+        let sessionID = try #require(SessionID(cookie))
+        let list = try #require(live.app.sessions.existing(sessionID)?.existingLists["numbers"])
+        let before = list.container
+        let page = try await get(port: live.port, "/demos/numbers?width=1&height=1", headers: ["Cookie": cookie])
+        #expect(page.status == 200)
+        #expect(list.container == before)
+        // The page itself is laid out for the viewport it asked for.
+        let narrow = try await get(port: live.port, "/demos/numbers?width=300&height=600", headers: ["Cookie": cookie])
+        let plain = try await get(port: live.port, "/demos/numbers", headers: ["Cookie": cookie])
+        #expect(firstCellWidth(narrow.text) != nil)
+        #expect(firstCellWidth(narrow.text) != firstCellWidth(plain.text))
+        #expect(list.container == before)
+        await live.stop()
+    }
+
+    /// The `width` of the page's first positioned cell (`style="transform: …; width: Wpx"`).
+    func firstCellWidth(_ html: String) -> String? {
+        guard let cell = html.range(of: "data-frame=") else { return nil }
+        let rest = html[cell.upperBound...]
+        guard let start = rest.range(of: "width: "), let end = rest[start.upperBound...].range(of: "px") else { return nil }
+        return String(rest[start.upperBound..<end.lowerBound])
     }
 
     @Test("errors: unknown session 404, not JSON 415, unknown op 400, unknown item 404, bad viewport 400")

@@ -18,14 +18,15 @@ struct LiveExploreTests {
         let bands = (snapshot.json["orthogonal"] as? [[String: Any]]) ?? []
         #expect(bands.map { $0["section"] as? String } == ["featured", "new"])
         #expect(bands.map { $0["behavior"] as? String } == ["groupPaging", "continuous"])
-        // featured: 8 cards of 0.9 × (1000 − 32) = 871.2, 12 apart, 16 on each side.
-        #expect(abs((bands.first?["w"] as? Double ?? 0) - (8 * 871.2 + 7 * 12 + 32)) < 0.01)
-        #expect(bands.first?["y"] as? Double == 44 && bands.first?["h"] as? Double == 240 && bands.first?["x"] as? Double == 16)
+        // featured: 8 cards of 0.9 × (1000 − 40) = 864, 12 apart, 20 on each side (the
+        // inset-grouped list's margin, so that every section starts on one edge).
+        #expect(abs((bands.first?["w"] as? Double ?? 0) - (8 * 864 + 7 * 12 + 40)) < 0.01)
+        #expect(bands.first?["y"] as? Double == 44 && bands.first?["h"] as? Double == 240 && bands.first?["x"] as? Double == 20)
         let cells = (snapshot.json["cells"] as? [[String: Any]]) ?? []
         let featured = cells.filter { $0["section"] as? String == "featured" && $0["kind"] as? String == "item" }
         #expect(featured.count == 8, "all cards, also those beyond the viewport's width")
         let last = featured.compactMap { $0["frame"] as? [String: Double] }.map { $0["x"] ?? 0 }.max() ?? 0
-        #expect(abs(last - (16 + 7 * (871.2 + 12))) < 0.01, "the last card's x along the section's own axis")
+        #expect(abs(last - (20 + 7 * (864 + 12))) < 0.01, "the last card's x along the section's own axis")
         #expect(cells.contains { $0["id"] as? String == "header:featured" && $0["kind"] as? String == "header" })
 
         let share = try #require(live.app.shareID(cookie: cookie))

@@ -38,7 +38,7 @@ public enum BuiltInDemos {
         let catalog = options.mountainCount.map { bundled.scaled(to: $0) } ?? bundled
         let photos = try options.photosDirectory.map { try PhotoLibrary.folder($0, logger: logger) }
             ?? PhotoLibrary.generated(captions: bundled.mountains.prefix(300).map(\.name))
-        return [
+        return Self.introduced([
             MountainsDemo.descriptor(catalog: catalog),
             NumbersDemo.descriptor,
             PhotosDemo.descriptor(library: photos, imageLatency: options.imageLatency),
@@ -48,7 +48,7 @@ public enum BuiltInDemos {
                                         assetLatency: options.assetLatency),
             ExploreDemo.descriptor(catalog: bundled),
             OutlineDemo.descriptor(catalog: bundled),
-        ]
+        ])
     }
 
     /// The table with only the catalog scaled (tests and benchmarks).

@@ -27,7 +27,7 @@ public final class ExploreDemo: Demo {
         return DemoDescriptor(
             name: "explore", title: "Explore",
             summary: "Orthogonal sections: a paging carousel and a free-scrolling row above a list, like the App Store.",
-            cellTemplates: ["cells/explore-card", "cells/mountain", "cells/header"],
+            cellTemplates: ["cells/explore-card", "cells/mountain", "cells/explore-header"],
             actions: [
                 ActionDescriptor(name: "shuffle", description: "Shuffle one section's items (they slide to their new places)",
                                  parameters: [.init(name: "section", type: "string", required: true, description: "The section to shuffle",
@@ -69,7 +69,9 @@ public final class ExploreDemo: Demo {
                 var section = LayoutSection(group: LayoutGroup.horizontal(layoutSize: size, subitems: [fill]))
                 section.orthogonalScrollingBehavior = behavior
                 section.interGroupSpacing = spacing
-                section.contentInsets = DirectionalEdgeInsets(top: 0, leading: 16, bottom: 16, trailing: 16)
+                // The inset-grouped list's 20-px margin: every section starts on one edge.
+                section.contentInsets = DirectionalEdgeInsets(top: 0, leading: ListMetrics.insetGroupedMargin, bottom: 16,
+                                                              trailing: ListMetrics.insetGroupedMargin)
                 section.boundarySupplementaryItems = [header]
                 return section
             }
@@ -100,10 +102,11 @@ public final class ExploreDemo: Demo {
         }
     }
 
+    /// A section's header: its title and its own Shuffle button (an action that targets one
+    /// section belongs in that section's header).
     public func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? {
         guard kind == .header, let section = Section(rawValue: section) else { return nil }
-        let count = (try? snapshot.numberOfItems(inSection: section.rawValue)) ?? 0
-        return CellContent(template: "cells/header", values: ["title": section.title, "detail": "\(count)"])
+        return CellContent(template: "cells/explore-header", values: ["title": section.title, "section": section.rawValue])
     }
 
     public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {

@@ -8,7 +8,7 @@ import MicroHTTP
 extension WebApp {
     func indexPage(_ request: Request) async -> Response {
         let (_, cookie) = await session(for: request)
-        let html = renderer.render("index", ["demos": demoSummaries(), "title": "DiffableWeb"]) ?? ""
+        let html = renderer.render("index", ["demos": demoSummaries()]) ?? ""  // no "title": the page is "DiffableWeb" alone
         return Response.html(html).with(cookie)
     }
 
@@ -16,44 +16,43 @@ extension WebApp {
         let viewport = try requestedViewport(request.query)
         let (session, cookie) = await session(for: request)
         let list = try await list(session, descriptor)
-        if let viewport { list.setViewport(viewport) }
-        // A GET writes nothing: a query the page asks for (the no-JavaScript search form) is
-        // laid out aside, and the client makes it real with its own POST.
+        // A GET writes nothing: a viewport the URL names is used for this page only (a link from
+        // another site must not change the session's), and a query the page asks for (the
+        // no-JavaScript search form) is laid out aside; the client makes both real with its own
+        // POSTs (the stream's viewport, the search).
         var query: [String: String] = [:]
         for item in request.queryItems where query[item.name] == nil { query[item.name] = item.value ?? "" }
         let preview = list.demo.pagePreview(query: query)
-        let container = list.container
+        let container = viewport ?? list.container
         let firstScreen = LayoutRect(x: 0, y: 0, width: container.width, height: container.height * 1.5)
         let cells: [WireCell], contentSize: LayoutPixelSize, status: String, itemCount: Int
         if let preview {
-            (cells, contentSize) = list.previewCells(of: preview.snapshot, intersecting: firstScreen, limit: 500)
+            (cells, contentSize) = list.previewCells(of: preview.snapshot, intersecting: firstScreen, limit: 500, container: container)
             status = preview.status
             itemCount = preview.snapshot.numberOfItems
         } else {
-            (cells, contentSize, status) = list.cells(intersecting: firstScreen, limit: 500)
+            (cells, contentSize, status) = list.cells(intersecting: firstScreen, limit: 500, container: container)
             itemCount = list.dataSource.snapshot().numberOfItems
         }
-        // The generic page's toolbar: a form per action, with a field for each required parameter.
-        let buttons = descriptor.actions.map { action -> [String: Any] in
-            ["action": action.name, "title": action.buttonTitle,
-             "url": "/demos/\(descriptor.name)/actions/\(action.name)",
-             "fields": action.parameters.filter(\.required).map { parameter -> [String: Any] in
-                 var field: [String: Any] = ["field": parameter.name, "label": parameter.description,
-                                             "inputType": parameter.type == "integer" ? "number" : "text",
-                                             "formID": "\(action.name)-\(parameter.name)"]
-                 if let choices = parameter.choices, !choices.isEmpty {
-                     field["choices"] = choices.map { ["choice": $0] }
-                     field["hasChoices"] = true
-                 }
-                 return field
-             }]
+        // The page's toolbar: a button per action that needs nothing more (Append). Actions
+        // that need parameters are for scripts (the "Script this session" panel has a form for
+        // each), or target one item and are in its cell.
+        let buttons = descriptor.actions.filter { !$0.parameters.contains(where: \.required) }.map { action -> [String: Any] in
+            ["action": action.name, "title": action.buttonTitle, "url": "/demos/\(descriptor.name)/actions/\(action.name)"]
         }
+        let scriptForms = descriptor.actions.filter { !$0.parameters.isEmpty }.map { Self.scriptForm(action: $0, demo: descriptor.name) }
         var context: [String: Any] = [
             "title": descriptor.title, "name": descriptor.name, "summary": descriptor.summary,
-            "status": status, "listHeight": WireFrame.text(WireFrame.round(contentSize.height)),
+            "status": status, "details": list.demo.details(of: list.dataSource.snapshot()), "listHeight": WireFrame.text(WireFrame.round(contentSize.height)),
+            // The layout's leading inset (its leftmost cell): the list widens by it on both sides,
+            // so that its first cell sits on the page's one left edge (app.css, `--list-inset`).
+            "listInset": WireFrame.text(max(0, cells.map(\.frame.x).min() ?? 0)),
             "sessionID": session.shareID.value,
+            "origin": publicOrigin(of: request),
             "buttons": buttons,
-            "hasButtons": !buttons.isEmpty,
+            "hasButtons": !buttons.isEmpty || descriptor.reorderable,
+            "scriptForms": scriptForms,
+            "hasScriptForms": !scriptForms.isEmpty,
             "reorderable": descriptor.reorderable,
             "cells": cells.map { cell -> [String: Any] in
                 ["id": cell.id, "kind": cell.kind.name, "section": cell.section, "isItem": cell.kind == .item, "html": cell.html, "frame": cell.frame.attribute,
@@ -65,7 +64,10 @@ extension WebApp {
             "demos": demoSummaries(),
         ]
         if let example = descriptor.example { context["example"] = ["action": example.action, "body": example.body] }
-        for (key, value) in preview?.values ?? list.demo.pageValues() { context[key] = value }
+        for (key, value) in preview?.values ?? list.demo.pageValues() {
+            context[key] = value
+            context["\(key)_\(value)"] = true  // `{{#layout_grid}}`: which option is pressed
+        }
         // Without JavaScript the whole list reads page by page (the grid above shows one screen).
         let pages = max(1, (itemCount + Self.fallbackPageSize - 1) / Self.fallbackPageSize)
         let pageNumber = min(try Self.pageNumber(request.query["page"]), pages)
@@ -91,6 +93,40 @@ extension WebApp {
         }
         let html = renderer.render(descriptor.pageTemplate, context) ?? ""
         return Response.html(html).with(cookie)
+    }
+
+    /// A form for one action in the "Script this session" panel: a field per parameter (a
+    /// menu for a fixed set of values). Positions are shown counting from 1, as people count
+    /// (`data-one-based`: the client, or the server for a form post, takes 1 off).
+    static func scriptForm(action: ActionDescriptor, demo: String) -> [String: Any] {
+        let fields = action.parameters.map { parameter -> [String: Any] in
+            let position = parameter.position
+            var field: [String: Any] = [
+                "field": parameter.name, "formID": "script-\(action.name)-\(parameter.name)",
+                "label": position ? parameter.description.replacingOccurrences(of: " (0-based)", with: "") + " (from 1)" : parameter.description,
+                "inputType": parameter.type == "integer" ? "number" : "text",
+                "required": parameter.required, "oneBased": position,
+            ]
+            if let choices = parameter.choices, !choices.isEmpty {
+                field["choices"] = choices.map { ["choice": $0] }
+                field["hasChoices"] = true
+            }
+            return field
+        }
+        return ["action": action.name, "title": action.buttonTitle, "description": action.description,
+                "url": "/demos/\(demo)/actions/\(action.name)", "fields": fields]
+    }
+
+    /// Where people reach this server, for the commands a page shows: ``WebConfiguration/publicURL``,
+    /// or the origin the request was sent to (its `Host`, when it is a plausible host name and
+    /// port; otherwise the loopback address).
+    func publicOrigin(of request: Request) -> String {
+        if let url = configuration.publicURL, !url.isEmpty { return url.hasSuffix("/") ? String(url.dropLast()) : url }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
+        if let host = request.headers["Host"], !host.isEmpty, host.count <= 255, host.allSatisfy(allowed.contains) {
+            return "http://\(host)"
+        }
+        return "http://127.0.0.1"
     }
 
     /// Items per page of the no-JavaScript list.

@@ -105,15 +105,23 @@ extension WebApp {
     func errorResponse(_ error: HTTPError, for request: Request) -> Response {
         let accept = request.headers["Accept"] ?? ""
         guard accept.contains("text/html"), request.method == .get,
-              let html = renderer.render("not-found", ["status": error.status.code, "message": error.message, "demos": demoSummaries()])
+              let html = renderer.render("not-found", ["status": error.status.code, "message": error.message, "demos": demoSummaries(),
+                                                          "title": error.status.code == 404 ? "Page not found" : error.status.reasonPhrase])
         else { return error.response }
         var headers = error.headers
         headers["Content-Type"] = "text/html; charset=utf-8"
         return Response(status: error.status, headers: headers, body: Array(html.utf8))
     }
 
+    /// The index's entries: a key is left out when it has no value (an empty string is not
+    /// false in a template).
     func demoSummaries() -> [[String: String]] {
-        demos.map { ["name": $0.name, "title": $0.title, "summary": $0.summary] }
+        demos.map { demo in
+            var entry = ["name": demo.name, "title": demo.title, "summary": demo.summary]
+            if !demo.tryThis.isEmpty { entry["tryThis"] = demo.tryThis }
+            if let picture = demo.picture { entry["picture"] = picture }
+            return entry
+        }
     }
 
     /// The session for a request, and the cookie to set when it is new.

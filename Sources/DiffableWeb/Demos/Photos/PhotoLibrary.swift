@@ -42,8 +42,10 @@ public struct PhotoLibrary: Sendable {
         return PhotoLibrary(photos: photos, directory: nil)
     }
 
-    /// The SVG of a generated landscape: a sky gradient, a sun, two ridges and the caption,
-    /// drawn at the photo's pixel size. The same photo always draws the same picture.
+    /// The SVG of a generated landscape: a sky gradient, a sun and two ridges, drawn at the
+    /// photo's pixel size. The same photo always draws the same picture. It carries no text:
+    /// the page shows each picture's caption itself, and a caption drawn into the image would
+    /// be cropped by `object-fit: cover` and sit on top of the page's own.
     public func svg(for asset: String) -> [UInt8]? {
         guard directory == nil, asset.hasSuffix(".svg"), let photo = photo(id: String(asset.dropLast(4))) else { return nil }
         var random = SplitMix(seed: UInt64(index[photo.id] ?? 0) &+ 0x9E37_79B9)
@@ -59,8 +61,6 @@ public struct PhotoLibrary: Sendable {
             return points + "\(Int(w)),\(Int(h))"
         }
         let sunX = Int(w * (0.15 + 0.7 * Double(random.next() % 1000) / 1000)), sunY = Int(h * 0.3), sunR = Int(min(w, h) * 0.08)
-        let caption = photo.caption.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        let fontSize = Int(min(w, h) * 0.05)
         let text = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(photo.width)" height="\(photo.height)" viewBox="0 0 \(photo.width) \(photo.height)">\
             <defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1">\
@@ -70,7 +70,6 @@ public struct PhotoLibrary: Sendable {
             <circle cx="\(sunX)" cy="\(sunY)" r="\(sunR)" fill="hsl(\((hue + 180) % 360),90%,85%)" opacity="0.9"/>\
             <polygon points="\(ridge(base: 0.62, amplitude: 0.3))" fill="hsl(\((hue + 200) % 360),25%,35%)"/>\
             <polygon points="\(ridge(base: 0.85, amplitude: 0.2))" fill="hsl(\((hue + 210) % 360),30%,20%)"/>\
-            <text x="\(Int(w * 0.04))" y="\(Int(h * 0.94))" font-family="system-ui,sans-serif" font-size="\(fontSize)" fill="#fff">\(caption) · \(photo.width)×\(photo.height)</text>\
             </svg>
             """
         return Array(text.utf8)

@@ -1,0 +1,37 @@
+/// How the index page introduces each built-in demo to someone who has never seen it: a
+/// picture, one plain sentence (no jargon: that lives in the README), and what to try first.
+extension BuiltInDemos {
+    struct Introduction {
+        var summary: String
+        var tryThis: String
+    }
+
+    static let introductions: [String: Introduction] = [
+        "mountains": Introduction(summary: "A grid of mountains that filters as you type.",
+                                  tryThis: "Type “ann” and watch the grid rearrange itself."),
+        "numbers": Introduction(summary: "A numbered list you can add to, remove from and reorder.",
+                                tryThis: "Press Append a few times, then Edit, and drag a row to a new place."),
+        "photos": Introduction(summary: "A photo library in four layouts, loading more as you scroll.",
+                               tryThis: "Switch between List, 1 + 3, 3 + 3 and Grid: every photo glides to its new place."),
+        "urls": Introduction(summary: "A wall of pictures that a stream replaces every few seconds.",
+                             tryThis: "Watch a new batch arrive; pictures in both batches slide to their new places."),
+        "destinations": Introduction(summary: "A travel feed whose pictures load just before you scroll to them.",
+                                     tryThis: "Like a post: only its heart changes. A picture that fails offers Retry."),
+        "explore": Introduction(summary: "An App Store–style page: carousels that scroll sideways above a list.",
+                                tryThis: "Swipe a carousel, then press Shuffle in its header."),
+        "outline": Introduction(summary: "The world’s mountains by height, in folders you open and close.",
+                                tryThis: "Open “8,000–8,999 m”, then move through the tree with the arrow keys."),
+    ]
+
+    /// The descriptors with their index-page introduction and picture (`Public/images/demos/`).
+    static func introduced(_ descriptors: [DemoDescriptor]) -> [DemoDescriptor] {
+        descriptors.map { descriptor in
+            guard let introduction = introductions[descriptor.name] else { return descriptor }
+            var introduced = descriptor
+            introduced.summary = introduction.summary
+            introduced.tryThis = introduction.tryThis
+            introduced.picture = "/images/demos/\(descriptor.name).svg"
+            return introduced
+        }
+    }
+}
