@@ -67,6 +67,13 @@ struct ClientCommandsTests {
         }
     }
 
+    @Test("a failure ends the command with exit status 1, without the usage text")
+    func failureExits() async {
+        await #expect(throws: ExitCode.failure) {
+            try await ClientFailure.reporting { throw ClientFailure("cannot reach http://127.0.0.1:1 (connection refused)") }
+        }
+    }
+
     // MARK: What the commands print
 
     @Test("snapshot and action both print the version first, read for a person, not raw JSON")
