@@ -118,7 +118,9 @@ let package = Package(
             path: "Tests/HTTPTestSupport"
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "CZlib", "HTTPTestSupport", "SeededRandom"]),
-        .testTarget(name: "DiffableWebCommandsTests", dependencies: ["DiffableWebCommands", "DiffableWeb", "HTTPTestSupport"]),
+        .testTarget(name: "DiffableWebCommandsTests", dependencies: [
+            "DiffableWebCommands", "DiffableWeb", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom"]),
     ]
 )

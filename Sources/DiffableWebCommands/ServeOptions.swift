@@ -131,11 +131,7 @@ public struct ServeOptions: ParsableArguments {
         }
         configuration.secureCookies = cookieSecurity
         configuration.allowedOrigins = Set(allowedOrigin.map { $0.lowercased() })
-        if let publicURL {
-            _ = try Self.publicOrigin(publicURL)
-            // Merged with WebConfiguration.publicURL (issue #20, the "Script this session" panel):
-            // configuration.publicURL = try Self.publicOrigin(publicURL)
-        }
+        configuration.publicURL = try publicURL.map(Self.publicOrigin)
         return configuration
     }
 

@@ -3,6 +3,7 @@ import DiffableWeb
 @testable import DiffableWebCommands
 import Foundation
 import HTTPTestSupport
+import Logging
 import MicroHTTP
 import Testing
 
@@ -119,13 +120,17 @@ struct ClientCommandsTests {
 
     // MARK: serve --public-url
 
-    @Test("--public-url takes an http(s) URL and drops a trailing slash")
+    @Test("--public-url takes an http(s) URL, drops a trailing slash, and reaches the configuration")
     func publicURL() throws {
         #expect(try ServeOptions.publicOrigin("https://example.org/") == "https://example.org")
         #expect(try ServeOptions.publicOrigin("http://127.0.0.1:18202") == "http://127.0.0.1:18202")
         #expect(throws: (any Error).self) { try ServeOptions.publicOrigin("example.org") }
         #expect(throws: (any Error).self) { try ServeOptions.publicOrigin("javascript:alert(1)") }
-        let options = try ServeOptions.parse(["--public-url", "https://example.org", "--port", "18203"])
-        #expect(options.publicURL == "https://example.org")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let options = try ServeOptions.parse(["--public-url", "https://lists.example.org/", "--memory-only",
+                                              "--public-dir", root + "/Public", "--templates-dir", root + "/templates"])
+        #expect(try options.configuration(logger: Logger(label: "test")).publicURL == "https://lists.example.org")
+        let without = try ServeOptions.parse(["--memory-only", "--public-dir", root + "/Public", "--templates-dir", root + "/templates"])
+        #expect(try without.configuration(logger: Logger(label: "test")).publicURL == nil)
     }
 }
