@@ -38,8 +38,8 @@ bench-web:
 # The session store and several nodes: memory only, SQLite, PostgreSQL, 3 nodes behind nginx.
 bench-cluster:
 	scripts/deps --bench
-	swift build -c release --product diffable-web
-	python3 Benchmarks/web/cluster_bench.py $(ARGS)
+	swift build -c release --product diffable-web-postgres
+	python3 Benchmarks/web/cluster_bench.py --binary .build/release/diffable-web-postgres $(ARGS)
 
 # The Swift test suites under ThreadSanitizer.
 tsan: deps

@@ -2,9 +2,13 @@
 // DiffableWeb: UIKit's diffable data sources and compositional layouts, served to the browser.
 //
 // Layers point one way:
-//   diffable-web (executable) → DiffableWebPostgres (postgres-nio) → DiffableWeb
+//   diffable-web (executable) → DiffableWebCommands (flags, client) → DiffableWeb
+//   diffable-web-postgres (executable) → DiffableWebCommands, DiffableWebPostgres (postgres-nio) → DiffableWeb
 //   DiffableWeb → { DiffableDataSources, CompositionalLayout, CSQLite, MicroHTTP → { CMicroHTTPD, CZlib } }
 // DiffableDataSources and CompositionalLayout import nothing of ours; MicroHTTP knows nothing of lists.
+// `make run` builds only `diffable-web`; SwiftNIO and BoringSSL (for PostgreSQL) are built only for
+// `diffable-web-postgres` (`swift build --product diffable-web-postgres`, scripts/cluster) and by
+// `swift build --build-tests` (make test), which builds every target.
 import PackageDescription
 
 let package = Package(
@@ -12,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "diffable-web", targets: ["diffable-web"]),
+        .executable(name: "diffable-web-postgres", targets: ["diffable-web-postgres"]),
         .library(name: "DiffableDataSources", targets: ["DiffableDataSources"]),
         .library(name: "CompositionalLayout", targets: ["CompositionalLayout"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
@@ -77,13 +82,29 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        // The command line: parses flags, starts the server with the demos.
+        // The command line, shared by both executables: serve's flags, the client commands.
+        .target(
+            name: "DiffableWebCommands",
+            dependencies: [
+                "DiffableWeb", "MicroHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The server with the demos, sessions in SQLite or in memory (`make run`).
         .executableTarget(
             name: "diffable-web",
             dependencies: [
-                "DiffableWeb", "DiffableWebPostgres", "MicroHTTP",
+                "DiffableWebCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The same with PostgreSQL (`--database-url`): several processes on one database.
+        .executableTarget(
+            name: "diffable-web-postgres",
+            dependencies: [
+                "DiffableWebCommands", "DiffableWeb", "DiffableWebPostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // A seeded generator for the property tests.
@@ -97,6 +118,9 @@ let package = Package(
             path: "Tests/HTTPTestSupport"
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "CZlib", "HTTPTestSupport", "SeededRandom"]),
+        .testTarget(name: "DiffableWebCommandsTests", dependencies: [
+            "DiffableWebCommands", "DiffableWeb", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom"]),
     ]
 )

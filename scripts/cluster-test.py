@@ -21,7 +21,7 @@ Standard library only. Every wait is bounded; on any failure (or SIGTERM) the cl
 A run that crashed leaves a temporary directory whose owner is gone: the next run stops what
 it left and deletes it.
 
-    python3 scripts/cluster-test.py [--binary .build/debug/diffable-web] [--keep]
+    python3 scripts/cluster-test.py [--binary .build/debug/diffable-web-postgres] [--keep]
 """
 import argparse
 import glob
@@ -810,8 +810,9 @@ def tail(path, lines=15):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--binary", default=os.environ.get("DIFFABLE_WEB_BINARY",
-                                                           os.path.join(ROOT, ".build", "debug", "diffable-web")))
+    # The build with PostgreSQL (`swift build --product diffable-web-postgres`; make test builds it).
+    parser.add_argument("--binary", default=os.environ.get("DIFFABLE_WEB_POSTGRES_BINARY",
+                                                           os.path.join(ROOT, ".build", "debug", "diffable-web-postgres")))
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs, database)")
     args = parser.parse_args()
 

@@ -17,7 +17,7 @@ Plus the CPU the serving processes used per operation (nodes, PostgreSQL and ngi
 
 Not a test. Everything on 127.0.0.1, bounded; every process started here is stopped at the end.
 
-    python3 Benchmarks/web/cluster_bench.py [--binary .build/release/diffable-web] [--seconds 10]
+    python3 Benchmarks/web/cluster_bench.py [--binary .build/release/diffable-web-postgres] [--seconds 10]
 
 Prints a markdown table. Needs wrk (scripts/deps --bench), PostgreSQL and nginx-light.
 """
@@ -218,7 +218,7 @@ def measure(target, args, scratch):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "diffable-web"))
+    parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "diffable-web-postgres"))
     parser.add_argument("--seconds", type=int, default=10, help="per wrk run (default %(default)s)")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--items", type=int, default=1000, help="Numbers list size (default %(default)s)")
@@ -232,7 +232,7 @@ def main():
         sys.exit("wrk is missing (scripts/deps --bench)")
     binary = os.path.abspath(args.binary)
     if not os.access(binary, os.X_OK):
-        sys.exit(f"no executable at {binary} (swift build -c release --product diffable-web)")
+        sys.exit(f"no executable at {binary} (swift build -c release --product diffable-web-postgres)")
     help_text = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, timeout=30).stdout
     has_postgres = "--database-url" in help_text
     print(f"binary: {binary}{'' if '/release/' in binary else '  (not a release build: not representative)'}",
