@@ -144,7 +144,7 @@ def test_search_over_the_api_updates_the_open_mountains_tab(driver, server):
     wait_settled(driver)
     assert [cell["name"] for cell in visible_items(driver)] == expected[:len(visible_items(driver))]
 
-    # The script searched, not the person: the box keeps what the person typed (nothing).
-    assert search_box.get_attribute("value") == ""
+    # The box shows the list's query, whoever searched (issue 20: it stayed empty and lied).
+    wait_until(lambda: search_box.get_attribute("value") == query, message="the search box to show the script's query")
     assert driver.execute_script(SAME_PAGE), "the page was reloaded"
     assert console_errors(driver) == []
