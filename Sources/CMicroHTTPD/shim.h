@@ -70,6 +70,10 @@ struct cmhd_daemon_config {
     void *connection_notify_cls;
     size_t (*unescape)(void *cls, struct MHD_Connection *connection, char *s);
     void *unescape_cls;
+    /// Called once the request line is parsed, before the query is split into arguments; what
+    /// it returns becomes the request's context (the access handler's `*req_cls`).
+    void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection);
+    void *uri_log_cls;
     struct cmhd_logger *logger;
 };
 
@@ -88,6 +92,8 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const struct cmhd_daemon_conf
         o[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)c->connection_notify, c->connection_notify_cls };
     if (c->unescape != NULL)
         o[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)c->unescape, c->unescape_cls };
+    if (c->uri_log != NULL)
+        o[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)c->uri_log, c->uri_log_cls };
     if (c->address != NULL)
         o[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)c->address };
     if (c->thread_pool_size > 1)
@@ -132,6 +138,35 @@ static inline int cmhd_connection_peer(struct MHD_Connection *c, char *buffer, s
     else if (sa->sa_family == AF_INET6) src = &((const struct sockaddr_in6 *)sa)->sin6_addr;
     else return -1;
     return inet_ntop(sa->sa_family, src, buffer, (socklen_t)length) != NULL ? 0 : -1;
+}
+
+/// Whether libmicrohttpd has the connection's whole request head and is parsing or refusing it,
+/// or is past that (its header size is known from then on; NULL before and once closed). Only
+/// from the thread that runs the connection.
+static inline int cmhd_connection_head_parsed(struct MHD_Connection *c) {
+    return MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE) != NULL;
+}
+
+// MARK: - The query's cost in the connection's pool
+
+/// How many arguments libmicrohttpd will split `uri`'s query into: one per `&`-separated part,
+/// empty parts included (`?&&&` is three). Each takes a 64-byte record from the connection's
+/// memory pool.
+static inline size_t cmhd_query_argument_count(const char *uri) {
+    const char *query = strchr(uri, '?');
+    if (query == NULL || query[1] == '\0') return 0;
+    size_t count = 1;
+    for (const char *p = query + 1; *p != '\0'; p++)
+        if (*p == '&') count++;
+    return count;
+}
+
+/// Empties `uri`'s query in place, so that libmicrohttpd parses no argument from it. `uri` is
+/// the request line in the connection's read buffer (writable; libmicrohttpd itself writes NULs
+/// into it while parsing): only from the URI log callback, which runs before the query is split.
+static inline void cmhd_drop_query(const char *uri) {
+    char *query = strchr((char *)uri, '?');
+    if (query != NULL && query[1] != '\0') query[1] = '\0';
 }
 
 /// Sets the idle timeout of one connection (0: none; event streams use this).

@@ -244,7 +244,16 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         state.withLock { s in
             switch s.phase {
+            case .aborting(let reason) where reason != .serverStopped && socket >= 0:
+                // The socket is shut down (see `abort`), so this is not a clean end for the
+                // client: libmicrohttpd's write of the last chunk fails and it closes and frees
+                // the connection in the same pass. An error here would close it too, but 0.9.75
+                // then leaves the closed connection to its timeout sweep, which frees closed
+                // connections only from the oldest end of its list: behind one idle keep-alive
+                // connection, hung-up streams held their slots until that one timed out.
+                return CMHD_CONTENT_READER_END_OF_STREAM
             case .aborting, .finished:
+                // A server stop: `MHD_stop_daemon` closes every connection right after.
                 return CMHD_CONTENT_READER_END_WITH_ERROR
             case .open, .draining:
                 break

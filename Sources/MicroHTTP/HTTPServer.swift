@@ -31,7 +31,9 @@ import Glibc
 /// `stop()` refuses new requests, ends every event stream (`.serverStopped`), answers requests
 /// whose handler is still running with 503, closes every connection and joins every thread the
 /// server started. A handler task that finishes later is ignored. `shutdown(gracePeriod:)`
-/// stops gracefully instead: streams end cleanly and in-flight requests get time to finish. Do not call `stop()` from an
+/// stops gracefully instead: streams end cleanly and in-flight requests get time to finish;
+/// `beginShutdown(gracePeriod:)` starts that from any thread (a signal handler) and returns at
+/// once, and its deadline holds however busy the cooperative pool is. Do not call `stop()` from an
 /// `EventStream` close handler or `open` closure (they run on the server's own thread).
 public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (Request) async throws -> Response
@@ -80,6 +82,14 @@ public final class HTTPServer: Sendable {
     public let configuration: Configuration
     private let core: ServerCore
     private let state = Mutex(Lifecycle.idle)
+    private let graceful = Mutex(GracefulStop())
+
+    /// A graceful stop: begun once, reported to everyone who waits for it.
+    private struct GracefulStop {
+        var started = false
+        var report: ShutdownReport?
+        var waiters: [CheckedContinuation<ShutdownReport, Never>] = []
+    }
 
     private enum Lifecycle {
         case idle
@@ -172,10 +182,13 @@ public final class HTTPServer: Sendable {
         /// Of those, the ones that flushed and ended with the chunked terminator in time (the
         /// rest, clients not reading, were cut at the end of the grace period).
         public var streamsEndedCleanly = 0
-        /// Requests whose handler was running when the stop began and that were answered.
+        /// Requests in flight when the stop began (handlers running, or waiting to run) that
+        /// were answered within the grace period.
         public var requestsFinished = 0
-        /// Requests still running at the end of the grace period (answered 503).
+        /// Requests still in flight at the end of the grace period: answered 503, their work
+        /// abandoned.
         public var requestsCut = 0
+        /// From the stop's start (`beginShutdown`) to the server stopped.
         public var duration: Duration = .zero
 
         public var description: String {
@@ -186,33 +199,67 @@ public final class HTTPServer: Sendable {
     /// Stops gracefully: new requests get `503 server_stopping` (with `Connection: close`), every
     /// event stream sends what it has queued and ends with the chunked terminator (a clean end
     /// of the body, not a reset; its `CloseReason` is `.serverStopped`), and requests already in
-    /// flight get up to `gracePeriod` to finish. Then it stops as `stop()` does (cutting what
-    /// is left) and logs one line with the counts. Idempotent; a server that is not running
-    /// just stops.
+    /// flight get up to `gracePeriod` to finish. Then it stops as `stop()` does (requests still
+    /// running get `503`; their handlers' work is abandoned) and logs one line with the counts.
+    /// Idempotent; a server that is not running just stops. Returns when the server has stopped.
     @discardableResult
     public func shutdown(gracePeriod: Duration = .seconds(5)) async -> ShutdownReport {
-        var report = ShutdownReport()
+        beginShutdown(gracePeriod: gracePeriod)
+        return await withCheckedContinuation { continuation in
+            let report = graceful.withLock { g -> ShutdownReport? in
+                if let report = g.report { return report }
+                g.waiters.append(continuation)
+                return nil
+            }
+            if let report { continuation.resume(returning: report) }
+        }
+    }
+
+    /// Starts `shutdown(gracePeriod:)` at once and returns: callable from any thread, such as a
+    /// signal handler's. From here on new requests get `503`. The grace period is kept by a
+    /// thread of its own, not a task: under CPU load (every thread of the cooperative pool
+    /// running a long handler) a sleeping task may not run again for seconds, and the stop
+    /// must not wait for the load it is ending. Later calls do nothing.
+    public func beginShutdown(gracePeriod: Duration = .seconds(5)) {
+        let first = graceful.withLock { g -> Bool in
+            defer { g.started = true }
+            return !g.started
+        }
+        guard first else { return }
         guard isRunning else {
             stopNow()
-            return report
+            finishShutdown(ShutdownReport())
+            return
         }
         let start = ContinuousClock.now
         let (streams, requests) = core.beginDrain()
-        report.streamsClosed = streams
-        let deadline = start + gracePeriod
-        while core.hasWorkInFlight && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
+        Thread.detachNewThread { [self] in
+            var report = ShutdownReport()
+            report.streamsClosed = streams
+            let deadline = start + gracePeriod
+            while core.hasWorkInFlight && ContinuousClock.now < deadline {
+                usleep(10_000)
+            }
+            report.streamsEndedCleanly = max(0, streams - core.openStreamCount)
+            report.requestsCut = core.pendingCount
+            report.requestsFinished = min(requests, core.drainFinished.load(ordering: .relaxed))
+            stopNow(quiet: true)
+            report.duration = ContinuousClock.now - start
+            core.logger.info("stopped gracefully: \(report) in \(report.duration)", metadata: [
+                "streamsClosed": "\(report.streamsClosed)", "streamsEndedCleanly": "\(report.streamsEndedCleanly)",
+                "requestsFinished": "\(report.requestsFinished)", "requestsCut": "\(report.requestsCut)",
+            ])
+            finishShutdown(report)
         }
-        report.streamsEndedCleanly = max(0, streams - core.openStreamCount)
-        report.requestsCut = core.pendingCount
-        report.requestsFinished = min(requests, core.drainFinished.load(ordering: .relaxed))
-        stopNow(quiet: true)
-        report.duration = ContinuousClock.now - start
-        core.logger.info("stopped gracefully: \(report) in \(report.duration)", metadata: [
-            "streamsClosed": "\(report.streamsClosed)", "streamsEndedCleanly": "\(report.streamsEndedCleanly)",
-            "requestsFinished": "\(report.requestsFinished)", "requestsCut": "\(report.requestsCut)",
-        ])
-        return report
+    }
+
+    private func finishShutdown(_ report: ShutdownReport) {
+        let waiters = graceful.withLock { g in
+            g.report = report
+            defer { g.waiters = [] }
+            return g.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: report) }
     }
 
     private func stopNow(quiet: Bool = false) {

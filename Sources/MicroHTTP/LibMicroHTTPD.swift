@@ -138,7 +138,7 @@ enum LibMicroHTTPD {
         config.connection_limit = UInt32(clamping: core.maxConnections.load(ordering: .relaxed) + limits.overflowConnections)
         config.connection_timeout_seconds = limits.requestTimeoutSeconds
         config.per_ip_connection_limit = UInt32(clamping: max(0, limits.maxConnectionsPerAddress))
-        config.connection_memory_limit = max(4096, limits.maxHeaderBytes) + 2048
+        config.connection_memory_limit = limits.connectionMemoryBytes
         config.thread_pool_size = UInt32(clamping: max(1, threads))
         config.listen_backlog = UInt32(clamping: max(16, limits.listenBacklog))
         config.access_handler = accessHandler
@@ -149,6 +149,8 @@ enum LibMicroHTTPD {
         config.connection_notify_cls = cls
         config.unescape = keepEscaped
         config.unescape_cls = nil
+        config.uri_log = requestLineParsed
+        config.uri_log_cls = cls
         config.logger = logger
 
         guard let daemon = cmhd_start_daemon(&config) else {
@@ -173,6 +175,7 @@ private let daemonLog: cmhd_log_fn = { cls, message in
     guard let core = core(cls), let message else { return }
     let text = String(cString: message)
     core.lastDaemonMessage.withLock { $0 = text }
+    if let status = ServerCore.refusalStatus(logged: text) { core.libraryRefusedHead(status: status) }
     // libmicrohttpd mostly reports clients misbehaving (resets, malformed requests): debug.
     core.logger.debug("libmicrohttpd: \(text)")
 }
@@ -183,6 +186,26 @@ private let keepEscaped: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer
     s.map { strlen($0) } ?? 0
 }
 
+/// The request context of a request whose query was dropped for having too many arguments (see
+/// `requestLineParsed`): an address no object has, never dereferenced, only compared.
+private let tooManyQueryArguments: UInt = 0x1
+
+private func isTooManyQueryArguments(_ context: UnsafeMutableRawPointer?) -> Bool {
+    context.map { UInt(bitPattern: $0) == tooManyQueryArguments } ?? false
+}
+
+/// libmicrohttpd parsed a request line and is about to split its query into arguments, each a
+/// record in the connection's memory pool. 0.9.75 loses a request whose arguments overflow the
+/// pool (its 431 is overwritten by the next parsing state, and the connection waits, unanswered,
+/// for the idle timeout), so a query with too many is emptied here and the request marked: the
+/// access handler answers it `414`.
+private let requestLineParsed: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
+    guard let core = core(cls), let uri,
+          cmhd_query_argument_count(uri) > core.limits.queryArgumentCapacity(requestTargetBytes: strlen(uri)) else { return nil }
+    cmhd_drop_query(uri)
+    return UnsafeMutableRawPointer(bitPattern: tooManyQueryArguments)
+}
+
 /// Counts connections and registers each with the hang-up watcher; the id lives in
 /// libmicrohttpd's `socket_context` (as a pointer-sized integer, never dereferenced).
 private let connectionNotify: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
@@ -190,7 +213,7 @@ private let connectionNotify: MHD_NotifyConnectionCallback = { cls, connection, 
     if code == .CONNECTION_NOTIFY_STARTED {
         core.openConnections.add(1, ordering: .relaxed)
         let socket = connection.map { cmhd_connection_fd($0) } ?? -1
-        let id = core.connectionStarted(socket: socket)
+        let id = core.connectionStarted(socket: socket, handle: connection.map(ConnectionHandle.init))
         socketContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(id))
     } else {
         core.openConnections.subtract(1, ordering: .relaxed)
@@ -208,6 +231,8 @@ private func connectionID(_ connection: OpaquePointer) -> UInt64 {
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, termination in
     guard let core = core(cls), let requestContext, let raw = requestContext.pointee else { return }
     requestContext.pointee = nil
+    // Refused in its request line, and never seen by the access handler.
+    guard !isTooManyQueryArguments(raw) else { return }
     let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
     let stream = context.state.withLock { s -> EventStream? in
         s.phase = .finished
@@ -229,8 +254,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     guard let core = core(cls), let connection, let requestContext, let uploadDataSize else { return .NO }
     let handle = ConnectionHandle(pointer: connection)
 
-    guard let raw = requestContext.pointee else {
+    guard let raw = requestContext.pointee, !isTooManyQueryArguments(raw) else {
         // First call: the headers are in.
+        let queryRefused = isTooManyQueryArguments(requestContext.pointee)
         let context = RequestContext(
             connection: handle,
             connectionID: connectionID(connection),
@@ -246,6 +272,11 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         }
         if let refusal = framingRefusal(connection) {
             return queue(refusal.response, context: context, core: core)
+        }
+        if queryRefused {
+            return queue(HTTPError(.uriTooLong, code: "too_many_query_arguments",
+                                   message: "The query has more arguments than the server takes (\(core.limits.maxQueryArguments), fewer in a long target)",
+                                   headers: ["Connection": "close"]).response, context: context, core: core)
         }
         if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > core.limits.maxBodyBytes {
             return queue(tooLarge(core), context: context, core: core)

@@ -8,7 +8,7 @@
 ///
 /// # Refusals and their shape
 /// The server's own refusals are JSON (`{"error": code, "message": …}`, see `HTTPError`):
-/// `413 payload_too_large`, `503 overloaded`, `503 server_stopping`, and, for request framing
+/// `413 payload_too_large`, `414 too_many_query_arguments`, `503 overloaded`, `503 server_stopping`, and, for request framing
 /// that two parsers could read differently (request smuggling), `400 conflicting_content_length`
 /// (two different `Content-Length` values), `400 ambiguous_framing` (`Content-Length` together
 /// with `Transfer-Encoding`) and `501 unsupported_transfer_encoding` (anything but `chunked`).
@@ -16,14 +16,14 @@
 /// for the close on an unknown coding.
 ///
 /// A few refusals come from libmicrohttpd before any of our code runs, and stay its short
-/// HTML: `400` (a malformed request line or header, or a `Content-Length` that is not a
-/// number), `414` (request line larger than the connection's memory pool), `431` (header block
-/// larger than the pool: see `maxHeaderBytes`) and `505` (an HTTP version other than 1.0/1.1).
-/// It builds these in `connection.c` from compiled-in strings and queues them itself while
-/// parsing the head; the access handler is only called once the head is complete and valid,
-/// and `MHD_OPTION_URI_LOG_CALLBACK` (called when the request line is parsed) can only return a
-/// context, not queue a response. 0.9.75 has no option to replace those bodies. Each such
-/// answer also carries `Connection: close`.
+/// HTML: `400` (a malformed request line or header line), `414` (request line larger than the
+/// connection's memory pool), `431` (header block larger than the pool: see `maxHeaderBytes`)
+/// and `505` (an HTTP version other than 1.0/1.1). It builds these in `connection.c` from
+/// compiled-in strings and queues them itself while reading the head; 0.9.75 has no option to
+/// replace those bodies. Each such answer also carries `Connection: close`. The refusals it
+/// makes once the head is complete, which 0.9.75 sent with its header block twice, are ours in
+/// JSON: `400 invalid_content_length` (not a number), `413 payload_too_large` (past 2⁶⁴) and
+/// `431 header_fields_too_large` (cookies past the pool); see `ServerCore+HeadRefusals.swift`.
 public struct Limits: Sendable, Hashable {
     /// Connections served at once (ordinary requests and event streams together). Past it a
     /// client gets a quick `503` (JSON) and the connection is closed; a little further
@@ -65,6 +65,13 @@ public struct Limits: Sendable, Hashable {
     /// connection is closed). The pool is most of what an idle event stream costs: measured
     /// 15 KiB per stream with the default, 18 KiB with an 8 KiB larger pool.
     public var maxHeaderBytes: Int
+    /// Arguments in a request's query (`a=1&b=2` is two; every `&`-separated part counts, empty
+    /// ones too). libmicrohttpd keeps each in a 64-byte record of the connection's memory pool
+    /// (see `maxHeaderBytes`), and 0.9.75 loses a request whose query does not fit: it is never
+    /// answered and the connection is held until the idle timeout (`GET /?` and 157 `&`, 200 bytes,
+    /// did that). Past this limit, or past what the pool holds beside a long target, the request
+    /// is refused with `414 too_many_query_arguments` (JSON) before libmicrohttpd splits the query.
+    public var maxQueryArguments: Int
     /// Request body; a larger declared `Content-Length` is refused with `413` before the body is
     /// read, and a chunked body is cut off with `413` as soon as it passes the limit.
     public var maxBodyBytes: Int
@@ -102,7 +109,8 @@ public struct Limits: Sendable, Hashable {
         requestBodyDeadline: Duration = .seconds(30),
         maxConnectionsPerAddress: Int = 256,
         maxEventStreamBufferTotalBytes: Int = 256 * 1024 * 1024,
-        eventStreamCompression: EventStreamCompression? = EventStreamCompression()
+        eventStreamCompression: EventStreamCompression? = EventStreamCompression(),
+        maxQueryArguments: Int = 64
     ) {
         self.maxConnections = maxConnections
         self.overflowConnections = overflowConnections
@@ -117,6 +125,18 @@ public struct Limits: Sendable, Hashable {
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.maxEventStreamBufferTotalBytes = maxEventStreamBufferTotalBytes
         self.eventStreamCompression = eventStreamCompression
+        self.maxQueryArguments = maxQueryArguments
+    }
+
+    /// libmicrohttpd's memory pool per connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`).
+    var connectionMemoryBytes: Int { max(4096, maxHeaderBytes) + 2048 }
+
+    /// The query arguments a request target of `bytes` may have: `maxQueryArguments`, bounded
+    /// by the 64-byte records left in the pool beside the read buffer, which holds the target
+    /// (measured with 0.9.75's default 10 KiB pool: 151 arguments fit beside a short target, 42
+    /// beside a 7,000-byte one; this keeps 1 KiB for the rest of the head).
+    func queryArgumentCapacity(requestTargetBytes bytes: Int) -> Int {
+        max(0, min(maxQueryArguments, (connectionMemoryBytes - bytes - 1024) / 64))
     }
 
     var requestHeadDeadlineNanoseconds: UInt64 { Self.nanoseconds(requestHeadDeadline) }

@@ -1,5 +1,8 @@
 import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The state libmicrohttpd's callbacks reach through their `void *cls`: the handler, the
 /// limits, and the registries `HTTPServer.stop()` sweeps. Everything in it is immutable or
@@ -53,6 +56,11 @@ final class ServerCore: Sendable {
         /// checks that the descriptor still names this client, so that a number libmicrohttpd
         /// already closed and the kernel gave to a new connection is never shut down by mistake.
         var peer: [UInt8] = []
+        /// libmicrohttpd's connection, and the polling thread that runs it (it never moves).
+        var handle: ConnectionHandle?
+        var thread: pthread_t = 0
+        /// Its request head was answered here for libmicrohttpd (`ServerCore+HeadRefusals.swift`).
+        var refusedHead = false
 
         /// Where the connection is in its current request; the first two have deadlines.
         enum Phase {
@@ -132,12 +140,15 @@ final class ServerCore: Sendable {
     // MARK: - Connections and hang-ups
 
     /// libmicrohttpd accepted a connection: give it an id and watch its socket for a hang-up.
-    func connectionStarted(socket: Int32) -> UInt64 {
+    /// Called on the polling thread that will run the connection.
+    func connectionStarted(socket: Int32, handle: ConnectionHandle? = nil) -> UInt64 {
         let now = monotonicNanoseconds()
+        let thread = pthread_self()
         let id = registry.withLock { r in
             let id = r.nextConnectionID
             r.nextConnectionID += 1
-            r.connections[id] = Connection(socket: socket, phase: .awaitingHead(since: now), peer: socketPeer(socket))
+            r.connections[id] = Connection(socket: socket, phase: .awaitingHead(since: now), peer: socketPeer(socket),
+                                           handle: handle, thread: thread)
             return id
         }
         if socket >= 0 { watcher.watch(socket: socket, token: id) }
