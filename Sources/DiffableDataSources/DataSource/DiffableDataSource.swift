@@ -27,6 +27,10 @@ import Synchronization
 /// applying thread, before `apply` returns. Readers (``snapshot()``, ``itemIdentifier(for:)``…)
 /// never see a half-applied snapshot. An observer may read the data source but must not apply
 /// to it synchronously (that would wait for itself); hand such work to a task.
+///
+/// # Limits
+/// An owner may set a rule that every applied snapshot must keep (``admission``): an apply
+/// that breaks it changes nothing, and ``takeRefusal()`` says why.
 public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: Sendable {
     public typealias Update = DataSourceUpdate<SectionID, ItemID>
     public typealias Observer = @Sendable (Update) -> Void
@@ -39,6 +43,10 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
         var sectionSnapshotHandlers = SectionSnapshotHandlers<ItemID>()
         var observers: [(id: Int, observe: Observer)] = []
         var nextObserverID = 0
+        /// The rule every new snapshot must keep (see ``admission``), and why the last apply
+        /// it refused was refused, until ``takeRefusal()``.
+        var admission: Admission?
+        var refusal: (any Error)?
     }
 
     let state = Mutex(State())
@@ -229,7 +237,16 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     func commit(_ snapshot: Snapshot<SectionID, ItemID>, animating: Bool, kind: Update.Kind,
                 sectionSnapshot: (SectionID, SectionSnapshot<ItemID>)? = nil, version: Int? = nil,
                 transition: SnapshotTransition<SectionID, ItemID>? = nil) -> Update {
-        let (previous, previousVersion) = state.withLock { ($0.snapshot, $0.version) }
+        let (previous, previousVersion, admission, refused) = state.withLock { ($0.snapshot, $0.version, $0.admission, $0.refusal != nil) }
+        // A copy of another data source's apply (`version` given) was admitted there.
+        if version == nil, let admission {
+            let refusal = refused ? nil : admission(snapshot)
+            if refused || refusal != nil {
+                if let refusal { state.withLock { $0.refusal = refusal } }
+                return Update(version: previousVersion, previousSnapshot: previous, snapshot: previous, changeset: Changeset(),
+                              animatingDifferences: animating, kind: kind, transition: nil)
+            }
+        }
         let shortcut = transition.flatMap { previous.isIdentical(to: $0.from) ? $0 : nil }
         let changeset = shortcut?.changeset ?? diff(previous, snapshot)
         // Stamped: a snapshot later derived from it by item mutations gets its changeset from them.

@@ -76,7 +76,10 @@ public protocol Demo: AnyObject, Sendable {
     /// layout): saved with the snapshot after every change. Default: nothing.
     func persistentState() -> [String: String]
 
-    /// Takes back a saved state (before the list's saved snapshot is restored). Default: nothing.
+    /// Takes back a saved state (before the list's saved snapshot is restored), and the state
+    /// from before a write whose apply the list limits refused (100,000 items, 1,000 sections),
+    /// so that the refused write leaves nothing behind (a batch counted, numbers reserved).
+    /// Default: nothing.
     func restore(state: [String: String])
 
     /// Whether the list is saved at all (false for state the store cannot hold yet).

@@ -14,27 +14,40 @@ import Synchronization
 /// back to an empty search box, and building a cell's content (a dictionary, a grouped
 /// number) and hashing it for the render cache was a fifth of a large transition. The diff of
 /// 10,000 ids was about 12% of a keystroke's server CPU with 1,000 sessions typing.
+///
+/// # Bounded
+/// Both tables keep what was used lately (``RecentlyUsed``): a flood of unique queries (a
+/// script, or 1,000 people typing names nobody else types) passes through them, while the
+/// steps and results many sessions share stay. Results are bounded by count; steps by count
+/// and by weight, where a step weighs its changes (inserted, deleted, moved ids) plus a fixed
+/// cost for its keys and the two result snapshots it keeps alive, so a step between two empty
+/// results is not free. (Before, such a step weighed nothing: 90,000 unique no-match searches
+/// grew the server by 92 MB.)
 final class MountainSearchCache: Sendable {
     let catalog: MountainCatalog
     private let contents: [String: CellContent]
-    private let snapshots = Mutex<[String: Snapshot<String, String>]>([:])
-    /// Distinct queries kept; the table is cleared when full (queries are cheap to rebuild).
+    private let snapshots: Mutex<RecentlyUsed<String, Snapshot<String, String>>>
+    /// Distinct queries whose results are kept.
     let limit: Int
 
     private struct Step: Hashable { var from: String; var to: String }
-    private struct Transitions {
-        var table: [Step: SnapshotTransition<String, String>] = [:]
-        var weight = 0
-    }
-    private let transitions = Mutex(Transitions())
-    /// The changes (inserted, deleted, moved ids) the transitions kept may add up to; the
-    /// table is cleared when they pass it (about 40 bytes each: 20 MB at most).
+    private let transitions: Mutex<RecentlyUsed<Step, SnapshotTransition<String, String>>>
+    /// Steps kept at most.
+    let stepLimit: Int
+    /// The weight of the steps kept: their changes (about 40 bytes each), plus ``stepWeight``
+    /// per step (20 MB at most).
     let transitionBudget: Int
+    /// What a step costs besides its changes, in changes: its two query strings, the
+    /// transition, and the two snapshots it keeps alive (about 1 KB for empty results).
+    static let stepWeight = 32
 
-    init(catalog: MountainCatalog, limit: Int = 512, transitionBudget: Int = 500_000) {
+    init(catalog: MountainCatalog, limit: Int = 512, stepLimit: Int = 4_096, transitionBudget: Int = 500_000) {
         self.catalog = catalog
         self.limit = limit
+        self.stepLimit = stepLimit
         self.transitionBudget = transitionBudget
+        snapshots = Mutex(RecentlyUsed(entryLimit: limit))
+        transitions = Mutex(RecentlyUsed(entryLimit: stepLimit, weightLimit: transitionBudget))
         var contents: [String: CellContent] = [:]
         contents.reserveCapacity(catalog.mountains.count)
         for mountain in catalog.mountains {
@@ -44,19 +57,20 @@ final class MountainSearchCache: Sendable {
         self.contents = contents
     }
 
+    /// The queries whose results are kept, and the steps kept (for tests).
+    var keptResults: Int { snapshots.withLock { $0.count } }
+    var keptSteps: Int { transitions.withLock { $0.count } }
+
     func cell(for item: String) -> CellContent? { contents[item] }
 
     /// `performQuery`'s result as a one-section snapshot.
     func snapshot(for filter: String, section: String) -> Snapshot<String, String> {
-        if let cached = snapshots.withLock({ $0[filter] }) { return cached }
+        if let cached = snapshots.withLock({ $0.value(for: filter) }) { return cached }
         var snapshot = Snapshot<String, String>()
         // Fresh identifiers by construction: a failure here would be a bug in the catalog's ids.
         try? snapshot.appendSections([section])
         try? snapshot.appendItems(catalog.filtered(by: filter).map(\.id))
-        snapshots.withLock { table in
-            if table.count >= limit { table.removeAll(keepingCapacity: true) }
-            table[filter] = snapshot
-        }
+        snapshots.withLock { $0.insert(snapshot, for: filter) }
         return snapshot
     }
 
@@ -66,20 +80,14 @@ final class MountainSearchCache: Sendable {
     func transition(from old: String, to new: String, section: String, current: Snapshot<String, String>)
         -> SnapshotTransition<String, String>? {
         let step = Step(from: old, to: new)
-        let known = transitions.withLock { $0.table[step] }
+        let known = transitions.withLock { $0.value(for: step) }
         if let known, current.isIdentical(to: known.from) { return known }
-        // Not the step from `current`: made before the query's results were built again (the
-        // table of results was full), or `current` is not `old`'s results at all.
+        // Not the step from `current`: made before the query's results were built again (they
+        // were dropped from the table of results), or `current` is not `old`'s results at all.
         let from = snapshot(for: old, section: section)
         guard current.isIdentical(to: from) else { return nil }
         let transition = SnapshotTransition(from: from, to: snapshot(for: new, section: section))
-        transitions.withLock { kept in
-            if kept.weight + transition.changeCount > transitionBudget {
-                kept.table.removeAll(keepingCapacity: true)
-                kept.weight = 0
-            }
-            if kept.table.updateValue(transition, forKey: step) == nil { kept.weight += transition.changeCount }
-        }
+        transitions.withLock { $0.insert(transition, for: step, weight: transition.changeCount + Self.stepWeight) }
         return transition
     }
 }

@@ -37,12 +37,7 @@ struct ListEpoch: Hashable, Sendable, CustomStringConvertible {
     let value: String
 
     /// 48 random bits as 12 hex digits.
-    static func random() -> ListEpoch {
-        var generator = SystemRandomNumberGenerator()
-        let bits = (generator.next() as UInt64) & 0xFFFF_FFFF_FFFF
-        let digits = String(bits, radix: 16)
-        return ListEpoch(value: String(repeating: "0", count: 12 - digits.count) + digits)
-    }
+    static func random() -> ListEpoch { ListEpoch(value: RandomHex.digits(12)) }
 
     init(value: String) { self.value = value }
 

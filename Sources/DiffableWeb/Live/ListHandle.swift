@@ -13,7 +13,8 @@ public final class ListHandle: Sendable {
     init(_ list: LiveList) { self.list = list }
 
     /// Runs `body` alone among the list's writers, with its data source (apply there).
-    /// - Returns: `false` when the list is gone (nothing ran).
+    /// - Returns: `false` when the list is gone (nothing ran), or the write failed: an apply
+    ///   that would pass the list limits (100,000 items, 1,000 sections) changes nothing.
     @discardableResult
     public func write(_ body: @escaping @Sendable (DiffableDataSource<String, String>) -> Void) async -> Bool {
         guard let list else { return false }

@@ -44,10 +44,22 @@ final class TransitionCache: Sendable {
     }
     private let table = Mutex(Table())
     /// Bytes the kept entries may add up to, roughly (identifiers with their deflated form,
-    /// windows with their held cells); the table is cleared when they pass it.
+    /// windows with their held cells, ``entryWeight`` per entry); the table is cleared when
+    /// they pass it, or when it holds ``entryLimit`` entries.
     let budget: Int
+    let entryLimit: Int
+    /// What an entry costs besides what it holds: the entry, and the transition it keeps alive
+    /// with its two snapshots. Without it, a step between two empty results (unique no-match
+    /// searches) weighed a few dozen bytes and the table grew by about 1 KB per search.
+    static let entryWeight = 2_048
 
-    init(budget: Int = 48 << 20) { self.budget = budget }
+    init(budget: Int = 48 << 20, entryLimit: Int = 8_192) {
+        self.budget = budget
+        self.entryLimit = entryLimit
+    }
+
+    /// The entries kept (for tests).
+    var count: Int { table.withLock { $0.entries.count } }
 
     /// The identifiers written for `transition`, by `write` the first time.
     func ids(for transition: SnapshotTransition<String, String>, write: () -> SharedEventBytes) -> SharedEventBytes {
@@ -65,7 +77,7 @@ final class TransitionCache: Sendable {
     }
 
     /// What `transition`'s entry holds at `path`, or what `make` makes, kept there (the table is
-    /// cleared first when its `weight` would pass the budget).
+    /// cleared first when its weight would pass the budget, or a new entry the entry limit).
     private func value<T: Sendable>(of transition: SnapshotTransition<String, String>, at path: WritableKeyPath<Entry, T?> & Sendable,
                           weight: (T) -> Int, make: () -> T) -> T {
         let key = ObjectIdentifier(transition)
@@ -74,15 +86,20 @@ final class TransitionCache: Sendable {
         }
         if let known { return known }
         let made = make()
-        let added = weight(made)
         table.withLock { table in
-            if table.weight + added > budget {
+            var entry = table.entries[key].flatMap { $0.transition === transition ? $0 : nil }
+            var added = weight(made) + (entry == nil ? Self.entryWeight : 0)
+            if table.weight + added > budget || (entry == nil && table.entries.count >= entryLimit) {
                 table.entries.removeAll(keepingCapacity: true)
                 table.weight = 0
+                if entry != nil {
+                    entry = nil
+                    added += Self.entryWeight
+                }
             }
-            var entry = table.entries[key].flatMap { $0.transition === transition ? $0 : nil } ?? Entry(transition: transition)
-            entry[keyPath: path] = made
-            table.entries[key] = entry
+            var kept = entry ?? Entry(transition: transition)
+            kept[keyPath: path] = made
+            table.entries[key] = kept
             table.weight += added
         }
         return made

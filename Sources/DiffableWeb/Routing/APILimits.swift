@@ -52,10 +52,14 @@ enum APILimits {
                         message: "\(name) must be an integer in 0…\(versionRange.upperBound), or null")
     }
 
-    /// A list that a write would leave too large.
-    static func checkSize(_ snapshot: Snapshot<String, String>) throws(APIFailure) {
-        if snapshot.numberOfItems > maxItems { throw .listTooLarge("\(snapshot.numberOfItems.grouped) items; a list holds at most \(maxItems.grouped)") }
-        if snapshot.numberOfSections > maxSections { throw .listTooLarge("\(snapshot.numberOfSections.grouped) sections; a list holds at most \(maxSections.grouped)") }
+    /// Why a write may not leave a list as `snapshot` (too many items or sections), or `nil`.
+    /// The one check of a list's size: every list's data source refuses such an apply
+    /// (``LiveList``: `DiffableDataSource.admission`), whoever applies — a route, a demo's
+    /// action, a demo's own write. - Complexity: O(1).
+    static func sizeFailure(of snapshot: Snapshot<String, String>) -> APIFailure? {
+        if snapshot.numberOfItems > maxItems { return .listTooLarge("\(snapshot.numberOfItems.grouped) items; a list holds at most \(maxItems.grouped)") }
+        if snapshot.numberOfSections > maxSections { return .listTooLarge("\(snapshot.numberOfSections.grouped) sections; a list holds at most \(maxSections.grouped)") }
+        return nil
     }
 }
 

@@ -4,9 +4,7 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
 
     /// A fresh identifier from the system's cryptographically secure generator.
     public static func random() -> SessionID {
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64, low = generator.next() as UInt64
-        return SessionID(unchecked: hex(high) + hex(low))
+        SessionID(unchecked: RandomHex.digits(32))
     }
 
     /// Accepts only the exact shape we issue; anything else (forged, truncated, other
@@ -19,9 +17,4 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
     private init(unchecked value: String) { self.value = value }
 
     public var description: String { value }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
 }
