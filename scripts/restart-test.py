@@ -4,7 +4,9 @@ HTTP, then killed with SIGKILL after its last answer; a new process on the same 
 show every change that was answered 2xx (same items, same version), and a client reconnecting
 with a `Last-Event-ID` from before the crash must get the events it missed (the saved event
 log), not a fresh snapshot. Then a search typed right before a SIGTERM must be there after the
-restart (the stop writes what was deferred).
+restart (the stop writes what was deferred). Last, the eviction race (issue 21): with
+`--max-sessions 2`, writers appending to one session while other clients make sessions (each
+one evicts it); every append answered 200 must be there live and after kill -9.
 
 Bounded: every request has a timeout; the servers are killed on any failure."""
 import http.client
@@ -17,6 +19,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.environ.get("DIFFABLE_WEB_BINARY", os.path.join(ROOT, ".build", "debug", "diffable-web"))
@@ -27,8 +31,8 @@ def fail(message):
     sys.exit(1)
 
 
-def start(state):
-    process = subprocess.Popen([BINARY, "--port", "0", "--log-level", "warning", "--state-dir", state],
+def start(state, *flags):
+    process = subprocess.Popen([BINARY, "--port", "0", "--log-level", "warning", "--state-dir", state, *flags],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     match = re.search(r"Listening on http://127\.0\.0\.1:(\d+)/", process.stdout.readline() or "")
     if not match:
@@ -79,6 +83,57 @@ def read_events(port, path, last_event_id=None, count=1, timeout=10):
 
 def items(snapshot):
     return [item["id"] for section in snapshot["sections"] for item in section["items"]]
+
+
+def eviction_race(servers):
+    """Writers, session creation and eviction together for 2 s; then kill -9 and a restart."""
+    state = tempfile.mkdtemp(prefix="dw-evict-")
+    try:
+        server, port = start(state, "--max-sessions", "2")
+        servers.append(server)
+        _, session, _ = call(port, "POST", "/api/sessions")
+        root = f"/api/sessions/{session['id']}/demos/numbers"
+        _, first, _ = call(port, "GET", f"{root}/snapshot")
+        deadline = time.monotonic() + 2
+        answered, refused, errors, lock = [], [], [], threading.Lock()
+
+        def write():
+            while time.monotonic() < deadline:
+                try:
+                    status, body, _ = call(port, "POST", f"{root}/actions/append", {})
+                except Exception as error:  # noqa: BLE001 - reported below
+                    with lock:
+                        errors.append(repr(error))
+                    return
+                with lock:
+                    (answered if status == 200 else refused).append(body["version"] if status == 200 else status)
+
+        def create():
+            while time.monotonic() < deadline:
+                call(port, "POST", "/api/sessions")
+
+        threads = [threading.Thread(target=write) for _ in range(6)] + [threading.Thread(target=create) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        if errors or refused or len(set(answered)) != len(answered):
+            fail(f"eviction race: errors {errors[:3]}, refused {refused[:5]}, "
+                 f"{len(answered) - len(set(answered))} versions answered twice")
+        expected = (first["version"] + len(answered), len(items(first)) + len(answered))
+        _, live, _ = call(port, "GET", f"{root}/snapshot")
+        if (live["version"], len(set(items(live)))) != expected:
+            fail(f"eviction race, live: version {live['version']}, {len(set(items(live)))} items; expected {expected}")
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=10)
+        server, port = start(state)
+        servers.append(server)
+        _, after, _ = call(port, "GET", f"{root}/snapshot")
+        if (after["version"], len(set(items(after)))) != expected:
+            fail(f"eviction race, after kill -9: version {after['version']}, {len(set(items(after)))} items; expected {expected}")
+        return len(answered)
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
 
 
 def main():
@@ -142,6 +197,8 @@ def main():
         if 'value="everest"' not in html or "Mount Everest" not in html:
             fail("the search typed before SIGTERM was not kept")
         print(f"restart-test: {answered} answered versions survived kill -9, and their events replay; a search survived SIGTERM")
+        raced = eviction_race(servers)
+        print(f"restart-test: {raced} appends answered 200 while their session was evicted again and again survived kill -9")
     finally:
         for server in servers:
             if server.poll() is None:

@@ -126,6 +126,8 @@ final class LiveList: Sendable {
         } else {
             dataSource.apply(demo.initialSnapshot(), animatingDifferences: false)
         }
+        // The list limits, for every write from here on, whoever makes it (``admitted(_:)``).
+        dataSource.admission = { APILimits.sizeFailure(of: $0) }
         publishing.store(true, ordering: .releasing)
         // Nobody can have missed the first apply (a first stream gets a snapshot): the log keeps
         // only its version, as the point replays start from; a restored list keeps its events.
@@ -251,12 +253,12 @@ final class LiveList: Sendable {
         typealias Commit = (ticket: Int, receipt: SaveReceipt, storage: ListStorage)
         let (result, commit) = try await writer.run { () async throws -> (Result<T, any Error>, Commit?) in
             guard !self.isRetired else { throw ListStoreError.retired }
-            guard let storage = self.storage else { return (Result { try body() }, nil) }
+            guard let storage = self.storage else { return (Result { try self.admitted(body) }, nil) }
             if storage.store.isShared {
                 let result = try await self.holdingEvents(storage) { ticket in
                     let result = try await storage.store.write(storage.key, from: self.position) { missed in
                         if let missed { try self.catchUp(missed) }
-                        let result = Result { try body() }
+                        let result = Result { try self.admitted(body) }
                         return (result, self.takePendingWrite())
                     }
                     self.release(ticket)
@@ -265,7 +267,7 @@ final class LiveList: Sendable {
                 return (result, nil)
             }
             return try await self.holdingEvents(storage) { ticket in
-                let result = Result { try body() }
+                let result = Result { try self.admitted(body) }
                 if viewOnly {
                     self.release(ticket)
                     self.scheduleDeferredSave()
@@ -287,6 +289,20 @@ final class LiveList: Sendable {
                 retire(because: "\(error)", storage: storage)
                 throw ListStoreError.saveFailed("\(error)")
             }
+        }
+        return try result.get()
+    }
+
+    /// Runs a write's `body` and, when the data source refused one of its applies (it would
+    /// break the list limits: `APILimits.sizeFailure(of:)`), throws why (`422 list_too_large`)
+    /// with the demo's state as it was before: the refused apply changed nothing, streamed
+    /// nothing and saved nothing, and neither did any apply after it in `body`.
+    private func admitted<T>(_ body: () throws -> T) throws -> T {
+        let before = demo.persistentState()
+        let result = Result { try body() }
+        if let refusal = dataSource.takeRefusal() {
+            demo.restore(state: before)
+            throw refusal
         }
         return try result.get()
     }
@@ -431,9 +447,11 @@ final class LiveList: Sendable {
             return !pending.saveScheduled && !pending.changes.isEmpty
         }
         guard schedule else { return }
-        Task { [weak self] in
+        // Holds the list until it is saved: a list is made again from the store only once no
+        // copy of it is alive (``LiveListTable``), so nothing it was told is lost.
+        Task {
             try? await Task.sleep(for: Self.viewOnlySaveDelay)
-            await self?.flushPendingSave()
+            await self.flushPendingSave()
         }
     }
 
@@ -578,7 +596,7 @@ final class LiveList: Sendable {
         let (sends, count, held, streamID) = state.withLock { state -> ([Send], Int, [String: WireFrame], String) in
             guard stream.isOpen else { return ([], 0, [:], "") }
             let window = requested ?? StreamWindow(container: state.container, top: 0)
-            var follower = Follower(stream: stream, id: Self.randomStreamID(), window: window, version: version)
+            var follower = Follower(stream: stream, id: RandomHex.digits(16), window: window, version: version)
             let layout = layout(version: version, snapshot: snapshot, container: window.container, in: &state)
             var sends: [Send] = []
             if let lastEventID, let id = epoch.parse(lastEventID), let missed = missedEvents(after: id, version: version, state: state) {
@@ -918,13 +936,6 @@ final class LiveList: Sendable {
         writer.raw(",\"cells\":"); writer.array(cells) { $0.cell($1) }
         writer.raw("}")
         return writer.text
-    }
-
-    /// 64 random bits as 16 hex digits.
-    private static func randomStreamID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = String(generator.next() as UInt64, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
 

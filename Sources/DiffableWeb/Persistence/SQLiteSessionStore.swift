@@ -6,17 +6,21 @@ import Synchronization
 /// a versioned schema checked at start. One process writes it (SQLite is not a shared store
 /// here: ``isShared`` is false).
 ///
-/// Schema (version 2):
-/// - `sessions(id, share_id)`;
+/// Schema (version 3):
+/// - `sessions(id, share_id, seen_at)`: `seen_at` (milliseconds since 1970) is when the session
+///   was last known to be in use (made, brought back, or marked seen by ``touchSessions(_:)``):
+///   ``deleteSessions(idleFor:)`` deletes by it, so that sessions evicted from memory do not
+///   stay forever;
 /// - `lists(session_id, demo, version, epoch, state, base_version, base_sections)`: a list's
 ///   checkpoint (the identifiers at `base_version`, a JSON array of sections), written only
 ///   when a checkpoint is due;
 /// - `changes(session_id, demo, version, name, data, changeset, state)`: each change after the
 ///   checkpoint (with the demo state when it changed), and the last few before it (the event
-///   log a reconnecting client replays). A change is one `INSERT`.
+///   log a reconnecting client replays). A change is one `INSERT`: a version is written once
+///   (a second writer of the same version is an error, never a silent overwrite).
 final class SQLiteSessionStore: SessionStore {
     /// The schema this build writes; migrations bring older files up to it.
-    static let schemaVersion = 2
+    static let schemaVersion = 3
     let path: String
     /// Changes kept before the checkpoint, for replay (the event log's capacity).
     let eventLogCapacity: Int
@@ -33,8 +37,11 @@ final class SQLiteSessionStore: SessionStore {
         self.eventLogCapacity = max(1, eventLogCapacity)
         database = try SQLiteDatabase(path: path)
         // WAL: a commit is one append; NORMAL survives a crash of this process (kill -9), which
-        // is the guarantee; a power cut may lose the last commits.
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536;")
+        // is the guarantee; a power cut may lose the last commits. A checkpoint truncates the
+        // WAL back to 16 MiB (a sweep deleting many idle sessions would otherwise leave it at
+        // its peak; the file's freed pages are reused by new sessions).
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536;"
+                             + " PRAGMA journal_size_limit = 16777216;")
         try migrate()
     }
 
@@ -55,7 +62,8 @@ final class SQLiteSessionStore: SessionStore {
         if found < 1 {
             try database.execute("""
                 BEGIN;
-                CREATE TABLE sessions (id TEXT PRIMARY KEY, share_id TEXT NOT NULL UNIQUE);
+                CREATE TABLE sessions (id TEXT PRIMARY KEY, share_id TEXT NOT NULL UNIQUE, seen_at INTEGER NOT NULL DEFAULT 0);
+                CREATE INDEX sessions_seen_at ON sessions (seen_at);
                 CREATE TABLE lists (
                     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
                     demo TEXT NOT NULL, version INTEGER NOT NULL, epoch TEXT NOT NULL, state TEXT NOT NULL,
@@ -63,10 +71,12 @@ final class SQLiteSessionStore: SessionStore {
                     PRIMARY KEY (session_id, demo));
                 \(changes)
                 DELETE FROM schema_version;
-                INSERT INTO schema_version VALUES (2);
+                INSERT INTO schema_version VALUES (3);
                 COMMIT;
                 """)
-        } else if found < 2 {
+            return
+        }
+        if found < 2 {
             // Version 1 saved every list whole at each change: that becomes its checkpoint.
             try database.execute("""
                 BEGIN;
@@ -79,7 +89,22 @@ final class SQLiteSessionStore: SessionStore {
                 COMMIT;
                 """)
         }
+        if found < 3 {
+            // Sessions saved before version 3 count as seen now: each gets one idle timeout.
+            try database.execute("""
+                BEGIN;
+                ALTER TABLE sessions ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0;
+                UPDATE sessions SET seen_at = \(Self.now());
+                CREATE INDEX sessions_seen_at ON sessions (seen_at);
+                DELETE FROM schema_version;
+                INSERT INTO schema_version VALUES (3);
+                COMMIT;
+                """)
+        }
     }
+
+    /// Milliseconds since 1970, as `seen_at` keeps them.
+    private static func now() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
 
     // MARK: Sessions
 
@@ -91,22 +116,39 @@ final class SQLiteSessionStore: SessionStore {
         try load(where: "share_id = ?", shareID.value)
     }
 
+    /// A saved session, marked seen now in the same statement (a session brought back is in use:
+    /// a sweep running meanwhile either deleted it first, and it is not found, or keeps it).
     private func load(where condition: String, _ value: String) throws -> StoredSession? {
-        guard let row = try database.query("SELECT id, share_id FROM sessions WHERE \(condition)", [.text(value)]).first,
+        guard let row = try database.query("UPDATE sessions SET seen_at = ? WHERE \(condition) RETURNING id, share_id",
+                                           [.integer(Self.now()), .text(value)]).first,
               let id = row[0].text.flatMap(SessionID.init), let shareID = row[1].text.flatMap(SessionID.init) else { return nil }
         return StoredSession(id: id, shareID: shareID)
     }
 
     func saveSession(id: SessionID, shareID: SessionID) async throws {
-        try database.run("INSERT OR IGNORE INTO sessions (id, share_id) VALUES (?, ?)", [.text(id.value), .text(shareID.value)])
+        try database.run("INSERT OR IGNORE INTO sessions (id, share_id, seen_at) VALUES (?, ?, ?)",
+                         [.text(id.value), .text(shareID.value), .integer(Self.now())])
     }
 
     func deleteSession(id: SessionID) async throws {
         try database.run("DELETE FROM sessions WHERE id = ?", [.text(id.value)])
     }
 
-    /// One process serves an SQLite store: the registry deletes what it expires itself.
-    func deleteSessions(idleFor idle: Duration) async throws -> Int { 0 }
+    /// Deletes the sessions not seen for `idle` (their lists and changes go with them). The
+    /// registry marks the sessions it serves as seen (``touchSessions(_:)``) before it calls this.
+    func deleteSessions(idleFor idle: Duration) async throws -> Int {
+        let milliseconds = idle.components.seconds * 1000 + idle.components.attoseconds / 1_000_000_000_000_000
+        return try database.query("DELETE FROM sessions WHERE seen_at < ? RETURNING 1", [.integer(Self.now() - Int(milliseconds))]).count
+    }
+
+    /// Marks sessions as seen now, in one transaction.
+    func touchSessions(_ ids: [SessionID]) async throws {
+        guard !ids.isEmpty else { return }
+        let now = SQLValue.integer(Self.now())
+        try database.transaction { query in
+            for id in ids { _ = try query("UPDATE sessions SET seen_at = ? WHERE id = ?", [now, .text(id.value)]) }
+        }
+    }
 
     // MARK: Lists
 
@@ -242,7 +284,7 @@ final class SQLiteSessionStore: SessionStore {
         for (index, change) in write.changes.enumerated() {
             // The last change carries the demo state when it changed: one statement per change.
             let changedState = write.stateChanged && index == write.changes.count - 1 && write.checkpoint == nil ? state : .null
-            _ = try query("INSERT OR REPLACE INTO changes (session_id, demo, version, name, data, changeset, state) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            _ = try query("INSERT INTO changes (session_id, demo, version, name, data, changeset, state) VALUES (?, ?, ?, ?, ?, ?, ?)",
                           [session, demo, .integer(change.version), .text(change.event.name), .text(change.event.data),
                            change.changeset.map(SQLValue.text) ?? .null, changedState])
         }

@@ -7,7 +7,7 @@ import MicroHTTP
 extension WebApp {
     func eventStream(_ request: Request, _ descriptor: DemoDescriptor) async throws -> Response {
         _ = try requestedViewport(request.query)  // a bad one is refused before a session is made
-        let (session, cookie) = await session(for: request)
+        let (session, cookie) = try await session(for: request)
         return try eventStream(request, list: try await list(session, descriptor), cookie: cookie)
     }
 
@@ -33,7 +33,7 @@ extension WebApp {
             throw Self.invalidViewport
         }
         let container = LayoutContainer(width: size.width, height: size.height)
-        let (session, cookie) = await session(for: request)
+        let (session, cookie) = try await session(for: request)
         let list = try await list(session, descriptor)
         if let stream = parameters.string("stream") {
             guard await list.moveWindow(streamID: stream, to: StreamWindow(container: container, top: top)) else {
@@ -58,7 +58,7 @@ extension WebApp {
         } else {
             seq = nil
         }
-        let (session, cookie) = await session(for: request)
+        let (session, cookie) = try await session(for: request)
         let list = try await list(session, descriptor)
         let (version, report) = try await list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
         if request.isForm {

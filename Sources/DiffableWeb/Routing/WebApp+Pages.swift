@@ -7,14 +7,15 @@ import MicroHTTP
 
 extension WebApp {
     func indexPage(_ request: Request) async -> Response {
-        let (_, cookie) = await session(for: request)
+        // The index needs no session; it hands one out when it can (not when the store cannot save it).
+        let cookie = (try? await session(for: request))?.1
         let html = renderer.render("index", ["demos": demoSummaries()]) ?? ""  // no "title": the page is "DiffableWeb" alone
         return Response.html(html).with(cookie)
     }
 
     func demoPage(_ request: Request, _ descriptor: DemoDescriptor) async throws -> Response {
         let viewport = try requestedViewport(request.query)
-        let (session, cookie) = await session(for: request)
+        let (session, cookie) = try await session(for: request)
         let list = try await list(session, descriptor)
         // A GET writes nothing: a viewport the URL names is used for this page only (a link from
         // another site must not change the session's), and a query the page asks for (the

@@ -100,17 +100,32 @@ extension WebApp {
         }
     }
 
-    /// Renders an error: browsers (asking for HTML) get a page; everything else gets the JSON
-    /// error (``HTTPError/response``, also what MicroHTTP's own refusals use).
+    /// Renders an error: browsers (asking for HTML) get a page, for a page they asked for or for a
+    /// form they posted without JavaScript (the message, and the way back to the demo); everything
+    /// else gets the JSON error (``HTTPError/response``, also what MicroHTTP's own refusals use).
     func errorResponse(_ error: HTTPError, for request: Request) -> Response {
         let accept = request.headers["Accept"] ?? ""
-        guard accept.contains("text/html"), request.method == .get,
-              let html = renderer.render("not-found", ["status": error.status.code, "message": error.message, "demos": demoSummaries(),
-                                                          "title": error.status.code == 404 ? "Page not found" : error.status.reasonPhrase])
-        else { return error.response }
+        let formPost = request.method == .post && request.isForm
+        guard accept.contains("text/html"), request.method == .get || formPost else { return error.response }
+        var context: [String: Any] = ["status": error.status.code, "message": error.message, "demos": demoSummaries(),
+                                      "title": error.status.code == 404 ? "Page not found" : error.status.reasonPhrase]
+        if formPost, let demo = demoPath(of: request) {
+            context["title"] = "That didn’t work"
+            context["back"] = demo.path
+            context["backTitle"] = demo.title
+        }
+        guard let html = renderer.render("not-found", context) else { return error.response }
         var headers = error.headers
         headers["Content-Type"] = "text/html; charset=utf-8"
         return Response(status: error.status, headers: headers, body: Array(html.utf8))
+    }
+
+    /// The demo page a request under `/demos/<name>/…` belongs to, if that demo exists.
+    func demoPath(of request: Request) -> (path: String, title: String)? {
+        let segments = request.path.split(separator: "/")
+        guard segments.count >= 2, segments[0] == "demos",
+              let demo = demos.first(where: { $0.name == segments[1] }) else { return nil }
+        return ("/demos/\(demo.name)", demo.title)
     }
 
     /// The index's entries: a key is left out when it has no value (an empty string is not
@@ -125,8 +140,10 @@ extension WebApp {
     }
 
     /// The session for a request, and the cookie to set when it is new.
-    func session(for request: Request) async -> (Session, SetCookie?) {
-        let (session, isNew) = await sessions.session(cookie: request.cookies[Self.cookieName])
+    /// - Throws: ``ListStoreError/unavailable(_:)`` (503) when a new session cannot be saved:
+    ///   no cookie is handed out for a session that a restart would not know.
+    func session(for request: Request) async throws -> (Session, SetCookie?) {
+        let (session, isNew) = try await sessions.session(cookie: request.cookies[Self.cookieName])
         return (session, isNew ? sessionCookie(session, for: request) : nil)
     }
 }

@@ -17,33 +17,41 @@ final class Session: Sendable {
     private let lists = Mutex<[String: LiveList]>([:])
     /// Where the session's lists are saved (`nil`: memory only).
     private let store: (any SessionStore)?
+    /// The process's live copies of saved lists (shared by every session of a registry): a
+    /// session brought back after an eviction takes its lists' live copies, if any.
+    private let liveLists: LiveListTable
     private let logger: Logger
 
     init(id: SessionID, shareID: SessionID, now: ContinuousClock.Instant, store: (any SessionStore)? = nil,
-         logger: Logger = Logger(label: "DiffableWeb")) {
+         liveLists: LiveListTable = LiveListTable(), logger: Logger = Logger(label: "DiffableWeb")) {
         self.id = id
         self.shareID = shareID
         self.created = now
         self.store = store
+        self.liveLists = liveLists
         self.logger = logger
     }
 
     /// The session's list for a demo, made on first use: as the store has it (saved by a
     /// previous run of the server, or by another process on a shared store), or with its
-    /// initial snapshot, saved before it is used.
+    /// initial snapshot, saved before it is used. A saved list that is still live in this
+    /// process (this session was evicted and brought back while a request still used it) is
+    /// that live copy: one writer per list.
     /// - Throws: when the store cannot be read or written.
     func list(for descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int) async throws -> LiveList {
         if let list = lists.withLock({ $0[descriptor.name] }), !list.isRetired { return list }
         let key = ListKey(session: id, demo: descriptor.name)
-        let storage = store.map { store in
-            ListStorage(store: store, key: key, logger: logger) { [weak self] list in self?.forget(list) }
+        guard let store else {
+            return started(LiveList(descriptor: descriptor, renderer: renderer, container: container, logCapacity: logCapacity))
         }
-        let make = { (stored: StoredList?) in
-            LiveList(descriptor: descriptor, renderer: renderer, container: container, logCapacity: logCapacity,
-                     restoring: stored, storage: storage)
-        }
-        var list: LiveList
-        if let store {
+        // One maker at a time, reading the store only when no copy is live (see LiveListTable).
+        return try await liveLists.making(key) {
+            if let live = liveLists.live(key) { return keep(live) }
+            let storage = ListStorage(store: store, key: key, logger: logger) { [weak self] list in self?.forget(list) }
+            let make = { (stored: StoredList?) in
+                LiveList(descriptor: descriptor, renderer: renderer, container: container, logCapacity: logCapacity,
+                         restoring: stored, storage: storage)
+            }
             let stored: StoredList?
             do {
                 stored = try await store.list(key)
@@ -54,27 +62,40 @@ final class Session: Sendable {
             } catch {
                 throw ListStoreError.unavailable(String(describing: error))
             }
-            list = make(stored)
+            var list = make(stored)
             if stored == nil, list.isStored {
                 do {
                     if let winner = try await store.createList(key, list.storedForm) {
-                        list = make(winner)  // another process (or request) made it first
+                        list = make(winner)  // another process made it first
                     }
                 } catch {
                     throw ListStoreError.unavailable(String(describing: error))
                 }
             }
-        } else {
-            list = make(nil)
+            if list.isStored { liveLists.insert(list, as: key) }
+            return started(list)
         }
+    }
+
+    /// Makes `list` this session's (unless another live one is there already) and starts it:
+    /// saved first, so the demo's own writes (an outline's first apply, a publisher) come after.
+    private func started(_ list: LiveList) -> LiveList {
         let (live, made) = lists.withLock { lists -> (LiveList, Bool) in
-            if let existing = lists[descriptor.name], !existing.isRetired { return (existing, false) }
-            lists[descriptor.name] = list
+            if let existing = lists[list.descriptor.name], !existing.isRetired { return (existing, false) }
+            lists[list.descriptor.name] = list
             return (list, true)
         }
-        // Saved first: the demo's own writes (an outline's first apply, a publisher) come after.
         if made { live.start() }
         return live
+    }
+
+    /// Keeps a list that is already live (and started) as this session's.
+    private func keep(_ list: LiveList) -> LiveList {
+        lists.withLock { lists in
+            if let existing = lists[list.descriptor.name], !existing.isRetired { return existing }
+            lists[list.descriptor.name] = list
+            return list
+        }
     }
 
     /// Forgets a retired list: the next use makes it again from the store.

@@ -7,6 +7,15 @@ import Synchronization
 /// `idleTimeout` are dropped by ``sweep(now:)``, and when the store is full the session idle
 /// the longest is evicted to make room.
 ///
+/// # In the store
+/// A session is saved when it is made (one that cannot be saved is refused:
+/// ``ListStoreError/unavailable(_:)``, answered 503), and one evicted from memory stays saved:
+/// its next request brings it back, taking the live copies of its lists if a request still
+/// uses them (``LiveListTable``: one writer per list). The store deletes what nobody has seen
+/// for `idleTimeout`: each ``sweep(now:)`` marks the sessions seen since the last one (and
+/// those evicted meanwhile) as seen, then deletes the rest that are idle, so the store holds
+/// about the sessions of one idle timeout, however many were evicted.
+///
 /// Sessions are kept in the order they were last seen (an intrusive doubly linked list over
 /// the dictionary, ``IdleOrder``), so a lookup, a touch, an eviction and each expired session
 /// cost O(1): nothing scans the store.
@@ -21,10 +30,24 @@ final class SessionRegistry: Sendable {
         var order = IdleOrder<SessionID, Session>()
         /// Share id → cookie id.
         var shared: [SessionID: SessionID] = [:]
+        /// Sessions seen since the last sweep (evicted ones too): the sweep marks them seen in
+        /// the store. A set kept under this lock, not instants, so that no touch falls between
+        /// two sweeps.
+        var seenSinceSweep = Set<SessionID>()
+
+        mutating func touch(_ id: SessionID, at now: ContinuousClock.Instant, marking: Bool) -> Session? {
+            let found = order.touch(id, at: now)
+            if marking, found != nil { seenSinceSweep.insert(id) }
+            return found
+        }
     }
     private let state = Mutex(State())
+    /// The store's part of the last sweep: the next one starts after it (marks before deletes).
+    private let storeSweep = Mutex<Task<Void, Never>?>(nil)
     /// Where sessions outlive the process (`nil`: memory only).
     let store: (any SessionStore)?
+    /// The live copy of each saved list, shared by every session made here.
+    let liveLists = LiveListTable()
     private let logger: Logger
 
     init(maximumCount: Int, idleTimeout: Duration, store: (any SessionStore)? = nil, logger: Logger = Logger(label: "DiffableWeb")) {
@@ -38,43 +61,50 @@ final class SessionRegistry: Sendable {
 
     /// The session named by `cookie`, or a new one when the cookie is missing, malformed,
     /// forged or expired. `isNew` tells the caller to set the cookie.
-    func session(cookie: String?, now: ContinuousClock.Instant = .now) async -> (session: Session, isNew: Bool) {
-        if let cookie, let id = SessionID(cookie), let existing = await lookup(id, now: now) {
+    /// - Throws: ``ListStoreError/unavailable(_:)`` when the store can neither read the
+    ///   session nor save a new one (nothing is handed out that a restart would not know).
+    func session(cookie: String?, now: ContinuousClock.Instant = .now) async throws -> (session: Session, isNew: Bool) {
+        if let cookie, let id = SessionID(cookie), let existing = try await lookup(id, now: now) {
             return (existing, false)
         }
-        return (await create(now: now), true)
+        return (try await create(now: now), true)
     }
 
     /// A session by its public share id (for scripts attaching to a browser's session); one
     /// the store has (from a previous run, or another process) is brought back.
-    func lookup(shareID: SessionID, now: ContinuousClock.Instant = .now) async -> Session? {
+    /// - Throws: ``ListStoreError/unavailable(_:)`` when the store cannot be read.
+    func lookup(shareID: SessionID, now: ContinuousClock.Instant = .now) async throws -> Session? {
         let found = state.withLock { state -> Session? in
             guard let id = state.shared[shareID] else { return nil }
-            return state.order.touch(id, at: now)
+            return state.touch(id, at: now, marking: store != nil)
         }
         if let found { return found }
-        return await revive(now: now) { try await $0.session(shareID: shareID) }
+        return try await revive(now: now) { try await $0.session(shareID: shareID) }
     }
 
     /// An existing session by its cookie secret; one the store has is brought back.
-    func lookup(_ id: SessionID, now: ContinuousClock.Instant = .now) async -> Session? {
-        if let found = state.withLock({ $0.order.touch(id, at: now) }) { return found }
-        return await revive(now: now) { try await $0.session(id: id) }
+    /// - Throws: ``ListStoreError/unavailable(_:)`` when the store cannot be read.
+    func lookup(_ id: SessionID, now: ContinuousClock.Instant = .now) async throws -> Session? {
+        if let found = state.withLock({ $0.touch(id, at: now, marking: store != nil) }) { return found }
+        return try await revive(now: now) { try await $0.session(id: id) }
     }
 
     /// A saved session, made live again (or the live one, if another request revived it first).
-    private func revive(now: ContinuousClock.Instant, _ load: (any SessionStore) async throws -> StoredSession?) async -> Session? {
+    private func revive(now: ContinuousClock.Instant, _ load: (any SessionStore) async throws -> StoredSession?) async throws -> Session? {
         guard let store else { return nil }
         let stored: StoredSession?
         do {
             stored = try await load(store)
         } catch {
             logger.error("could not read a saved session", metadata: ["error": "\(error)"])
-            return nil
+            throw ListStoreError.unavailable(String(describing: error))
         }
         guard let stored else { return nil }
-        let session = Session(id: stored.id, shareID: stored.shareID, now: now, store: store, logger: logger)
-        return insert(session, now: now)
+        return insert(makeSession(id: stored.id, shareID: stored.shareID, now: now), now: now)
+    }
+
+    private func makeSession(id: SessionID, shareID: SessionID, now: ContinuousClock.Instant) -> Session {
+        Session(id: id, shareID: shareID, now: now, store: store, liveLists: liveLists, logger: logger)
     }
 
     /// A live session by its cookie secret (never reads the store, never touches).
@@ -84,23 +114,28 @@ final class SessionRegistry: Sendable {
 
     /// Marks a session as seen now (heartbeats do, for sessions with open streams).
     func touch(_ session: Session, now: ContinuousClock.Instant = .now) {
-        state.withLock { _ = $0.order.touch(session.id, at: now) }
+        state.withLock { _ = $0.touch(session.id, at: now, marking: store != nil) }
     }
 
-    func create(now: ContinuousClock.Instant = .now) async -> Session {
-        let session = Session(id: .random(), shareID: .random(), now: now, store: store, logger: logger)
+    /// A new session, saved before it is handed out.
+    /// - Throws: ``ListStoreError/unavailable(_:)`` when the store cannot save it (a full
+    ///   disk): a session a restart would not know is never acknowledged.
+    func create(now: ContinuousClock.Instant = .now) async throws -> Session {
+        let session = makeSession(id: .random(), shareID: .random(), now: now)
         if let store {
             do {
                 try await store.saveSession(id: session.id, shareID: session.shareID)
             } catch {
                 logger.error("could not save a new session", metadata: ["error": "\(error)"])
+                throw ListStoreError.unavailable(String(describing: error))
             }
         }
         return insert(session, now: now)
     }
 
     /// Adds a session as the newest, evicting the longest idle when full (an evicted session
-    /// stays saved: a later request brings it back). Returns the live session for its id.
+    /// stays saved: a later request brings it back, within the idle timeout). Returns the live
+    /// session for its id.
     private func insert(_ session: Session, now: ContinuousClock.Instant) -> Session {
         let (live, evicted) = state.withLock { state -> (Session, Session?) in
             if let existing = state.order.touch(session.id, at: now) { return (existing, nil) }
@@ -110,6 +145,7 @@ final class SessionRegistry: Sendable {
                 let candidates = state.order.oldest(Self.evictionScan)
                 let chosen = candidates.first { $0.openStreamCount == 0 } ?? candidates.first
                 if let chosen {
+                    // Stays in `seenSinceSweep` if it was seen: the next sweep marks it seen.
                     state.order.remove(chosen.id)
                     state.shared[chosen.shareID] = nil
                     victim = chosen
@@ -124,15 +160,20 @@ final class SessionRegistry: Sendable {
     }
 
     /// Drops sessions idle longer than the timeout; a session with an open stream is not idle
-    /// (it is marked seen now and kept). - Complexity: O(sessions expired or kept).
+    /// (it is marked seen now and kept). Then, in the background, the store marks the sessions
+    /// seen since the last sweep as seen, and deletes every session idle longer than the
+    /// timeout (expired here, evicted earlier, or left by an earlier run): the store keeps
+    /// about one idle timeout's sessions. A later `now` (tests) ages every session as much.
+    /// - Complexity: O(sessions expired, kept, or seen since the last sweep).
     @discardableResult
     func sweep(now: ContinuousClock.Instant = .now) -> Int {
-        let expired = state.withLock { state -> [Session] in
+        let started = ContinuousClock.now
+        let (expired, seen) = state.withLock { state -> ([Session], [SessionID]) in
             var expired: [Session] = []
             var kept = 0
             while let (oldest, seen) = state.order.oldestEntry, now - seen > idleTimeout, kept < state.order.count {
                 if oldest.openStreamCount > 0 {
-                    _ = state.order.touch(oldest.id, at: now)
+                    _ = state.touch(oldest.id, at: now, marking: store != nil)
                     kept += 1
                 } else {
                     state.order.remove(oldest.id)
@@ -140,22 +181,28 @@ final class SessionRegistry: Sendable {
                     expired.append(oldest)
                 }
             }
-            return expired
+            // Every session still here was seen within the timeout: made or brought back (the
+            // store marked it then), or seen since (marked now, before anything idle is deleted).
+            defer { state.seenSinceSweep.removeAll(keepingCapacity: true) }
+            return (expired, Array(state.seenSinceSweep))
         }
         for session in expired { session.closeStreams() }
-        if let store, !expired.isEmpty || store.isShared {
-            // A shared store deletes what no process wrote for the timeout (another process
-            // may still serve a session this one let go); the embedded one what expired here.
-            let (ids, idle, logger) = (expired.map(\.id), idleTimeout, logger)
-            Task {
-                do {
-                    if store.isShared {
-                        _ = try await store.deleteSessions(idleFor: idle)
-                    } else {
-                        for id in ids { try await store.deleteSession(id: id) }
+        if let store {
+            let (idle, logger) = (idleTimeout, logger)
+            storeSweep.withLock { last in
+                let previous = last
+                last = Task {
+                    await previous?.value
+                    do {
+                        try await store.touchSessions(seen)
+                        // Idle as of this sweep's `now`: a session kept here (seen within the
+                        // timeout then) is marked no earlier in the store, so it is never deleted.
+                        let elapsed = ContinuousClock.now - started
+                        let deleted = try await store.deleteSessions(idleFor: idle - (now - started) + elapsed)
+                        if deleted > 0 { logger.debug("deleted \(deleted) idle sessions from the store") }
+                    } catch {
+                        logger.error("could not delete idle sessions", metadata: ["error": "\(error)"])
                     }
-                } catch {
-                    logger.error("could not delete expired sessions", metadata: ["error": "\(error)"])
                 }
             }
         }
@@ -163,4 +210,7 @@ final class SessionRegistry: Sendable {
     }
 
     var all: [Session] { state.withLock { $0.order.values } }
+
+    /// The store's part of the last sweep (tests wait for it).
+    var lastStoreSweep: Task<Void, Never>? { storeSweep.withLock { $0 } }
 }
