@@ -48,9 +48,10 @@ struct HangupTests {
         #expect(await eventually(timeout: .seconds(10)) { hub.count == count })
         for socket in sockets { socket.close() }
         #expect(await eventually(timeout: .seconds(10)) { hub.count == 0 }, "\(hub.count) streams still open")
-        // Only the idle keep-alive connection is left (it is closed by its own deadline, 10 s).
-        #expect(await eventually(timeout: .seconds(5)) { server.openConnectionCount == 1 },
-                "\(server.openConnectionCount - 1) closed streams' connections still held")
+        // Only the idle keep-alive connection is left, or none once its own deadline (10 s) has
+        // passed: on a loaded machine opening the 600 streams alone can take that long.
+        #expect(await eventually(timeout: .seconds(5)) { server.openConnectionCount <= 1 },
+                "\(server.openConnectionCount) connections still held (at most the idle keep-alive may be)")
         #expect(try await get(port: port, "/hello").status == 200)
     }
 }
