@@ -133,13 +133,16 @@ struct GracefulStopTests {
 
     @Test("a request slower than the grace period is cut with a 503, and the stop does not wait for it")
     func gracePeriodEnds() async throws {
+        let entered = Atomic<Int>(0)
         let server = try startServer { _ in
+            entered.add(1, ordering: .relaxed)
             try? await Task.sleep(for: .seconds(30))
             return .text("too late")
         }
         let port = server.port
         async let inFlight = exchange(port: port, "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n", timeout: 20)
-        try await Task.sleep(for: .milliseconds(300))
+        // In flight once its handler runs (a fixed sleep was too short on a loaded machine).
+        #expect(await eventually { entered.load(ordering: .relaxed) == 1 })
         let start = ContinuousClock.now
         let report = await server.shutdown(gracePeriod: .milliseconds(500))
         // A bound, not a benchmark: far below the handler's 30 s.

@@ -1,0 +1,148 @@
+import DiffableDataSources
+import MicroHTTP
+import Synchronization
+
+// Followers: the streams following the list, each with its window: opening one (a replay
+// or a snapshot), moving its window, closing them, and telling the demo what they hold.
+extension LiveList {
+    /// Moves stream `streamID`'s window and sends it a `window` event with what entered and
+    /// left. - Returns: `false` when there is no such stream.
+    @discardableResult
+    func moveWindow(streamID: String, to window: StreamWindow) async -> Bool {
+        (try? await writer.run { self.sendWindow(streamID: streamID, window: window) }) ?? false
+    }
+
+    /// Starts a stream with its viewport: replays what the client missed since `lastEventID`
+    /// (identifiers only) and then its window afresh, or sends a `snapshot`; then every later
+    /// event. The first event is sent by the writer, in order with every other.
+    func attach(_ stream: EventStream, window: StreamWindow?, lastEventID: String?) {
+        stream.onClose { [weak self, weak stream] _ in
+            guard let self, let stream else { return }
+            let closed = self.state.withLock { state -> (count: Int, id: String)? in
+                guard let follower = state.followers.removeValue(forKey: ObjectIdentifier(stream)) else { return nil }
+                state.byStreamID[follower.id] = nil
+                return (state.followers.count, follower.id)
+            }
+            guard let closed else { return }
+            self.demo.streamCountDidChange(closed.count)
+            self.reportClosed([closed.id])
+        }
+        Task {
+            try? await writer.run { self.open(stream, window: window, lastEventID: lastEventID) }
+        }
+    }
+
+    /// Closes every stream (their clients reconnect and resync).
+    func closeStreams() {
+        let followers = state.withLock { state in
+            defer { state.followers.removeAll(); state.byStreamID.removeAll() }
+            return Array(state.followers.values)
+        }
+        for follower in followers { follower.stream.close() }
+        guard !followers.isEmpty else { return }
+        demo.streamCountDidChange(0)
+        reportClosed(followers.map(\.id))
+    }
+
+    /// Sends a comment to every stream, so proxies keep idle connections open.
+    func heartbeat() {
+        let streams = state.withLock { $0.followers.values.map(\.stream) }
+        for stream in streams { _ = stream.heartbeat() }
+    }
+
+    private func open(_ stream: EventStream, window requested: StreamWindow?, lastEventID: String?) {
+        let (version, snapshot) = dataSource.versionedSnapshot()
+        let (sends, count, held, streamID) = state.withLock { state -> ([Send], Int, [String: WireFrame], String) in
+            guard stream.isOpen else { return ([], 0, [:], "") }
+            let window = requested ?? StreamWindow(container: state.container, top: 0)
+            var follower = Follower(stream: stream, id: RandomHex.digits(16), window: window, version: version)
+            let layout = layout(version: version, snapshot: snapshot, container: window.container, in: &state)
+            var sends: [Send] = []
+            if let lastEventID, let id = epoch.parse(lastEventID), let missed = missedEvents(after: id, version: version, state: state) {
+                for event in missed { sends.append((stream, event.name, epoch.wire(event.id), event.data)) }
+                state.windowSequence += 1
+                let update = WindowUpdate(layout: layout, rect: window.rect, held: [:]) { wireCell($0, in: snapshot).html }
+                let eventID = EventID(version: version, layout: state.windowSequence)
+                sends.append((stream, "window", epoch.wire(eventID),
+                              EventData(windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: true))))
+                follower.held = update.held
+            } else {
+                let cells = layout.cells(in: window.rect)
+                for cell in cells { follower.held[cell.id] = WireFrame(cell.frame) }
+                let json = snapshotEventJSON(version: version, streamID: follower.id, snapshot: snapshot, layout: layout,
+                                             cells: cells.map { wireCell($0, in: snapshot) })
+                sends.append((stream, "snapshot", epoch.wire(currentID(version, state)), EventData(json)))
+            }
+            follower.signature = WindowUpdate.signature(of: follower.held)
+            state.followers[ObjectIdentifier(stream)] = follower
+            state.byStreamID[follower.id] = ObjectIdentifier(stream)
+            // The headers and footers as this client now has them: the next apply compares
+            // with these. (While nobody follows, applies record nothing, so without this the
+            // first change after a stream opens would find no earlier HTML and send no update:
+            // a header's count would stay stale until the change after.)
+            for cell in layout.supplementaryCells { state.supplementaryHTML[cell.id] = wireCell(cell, in: snapshot).html }
+            return (sends, state.followers.count, follower.held, follower.id)
+        }
+        send(sends)
+        guard count > 0 else { return }
+        demo.streamCountDidChange(count)
+        reportWindows([(streamID, held)], snapshot: snapshot)
+    }
+
+    /// Tells a demo that observes windows what they hold now (outside the state lock).
+    /// - Complexity: O(cells held · index lookup).
+    func reportWindows(_ windows: [(stream: String, held: [String: WireFrame])], snapshot: Snapshot<String, String>) {
+        guard demo.observesWindows else { return }
+        for (stream, held) in windows {
+            var items: [String] = []
+            var last: Int?
+            for id in held.keys {
+                guard let position = snapshot.indexOfItem(id) else { continue }
+                items.append(id)
+                last = max(last ?? position, position)
+            }
+            demo.windowDidChange(WindowItems(stream: stream, items: items, lastPosition: last, itemCount: snapshot.numberOfItems))
+        }
+    }
+
+    /// A closed stream's window is empty: a demo stops what it did for it (prefetches).
+    func reportClosed(_ streams: [String]) {
+        guard demo.observesWindows else { return }
+        let count = dataSource.snapshot().numberOfItems
+        for stream in streams { demo.windowDidChange(WindowItems(stream: stream, items: [], lastPosition: nil, itemCount: count)) }
+    }
+
+    /// The logged events after `id`, or `nil` when the client must start from a snapshot.
+    private func missedEvents(after id: EventID, version: Int, state: State) -> [LoggedEvent]? {
+        if id.version == version { return [] }
+        guard let missed = state.log.events(after: EventID(version: id.version)) else { return nil }
+        // A reloadData cannot be replayed as identifiers: start again.
+        return missed.contains { $0.name != "changeset" } ? nil : missed
+    }
+
+    private func sendWindow(streamID: String, window: StreamWindow) -> Bool {
+        let (version, snapshot) = dataSource.versionedSnapshot()
+        let result = state.withLock { state -> (found: Bool, sends: [Send], held: [String: WireFrame]) in
+            guard let key = state.byStreamID[streamID], var follower = state.followers[key] else { return (false, [], [:]) }
+            guard follower.window != window else { return (true, [], [:]) }
+            // A new size may change the content size even when no held cell moves (a resize
+            // while scrolled past the end): the client's scrollbar must follow, so it is told.
+            let resized = follower.window.container != window.container
+            follower.window = window
+            let layout = layout(version: version, snapshot: snapshot, container: window.container, in: &state)
+            let update = WindowUpdate(layout: layout, rect: window.rect, held: follower.held) { wireCell($0, in: snapshot).html }
+            follower.held = update.held
+            follower.signature = WindowUpdate.signature(of: update.held)
+            state.followers[key] = follower
+            guard resized || !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty else { return (true, [], [:]) }
+            state.windowSequence += 1
+            let json = windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: false)
+            return (true, [(follower.stream, "window", epoch.wire(EventID(version: version, layout: state.windowSequence)), EventData(json))], update.held)
+        }
+        send(result.sends)
+        if !result.sends.isEmpty { reportWindows([(streamID, result.held)], snapshot: snapshot) }
+        return result.found
+    }
+
+    private func currentID(_ version: Int, _ state: State) -> EventID { EventID(version: version, layout: state.windowSequence) }
+}

@@ -1,0 +1,50 @@
+import DiffableDataSources
+import Synchronization
+
+// Replication: applying what other processes wrote to a shared store, in order with this
+// process's writes.
+extension LiveList {
+    /// Applies what other processes wrote (a notification from the shared store), in order
+    /// with this process's writes.
+    func refresh() async {
+        _ = try? await writer.run {
+            guard let storage = self.storage, storage.store.isShared, !self.isRetired else { return }
+            do {
+                guard let missed = try await storage.store.catchUp(storage.key, from: self.position) else { return }
+                try self.catchUp(missed)
+            } catch {
+                self.retire(because: "\(error)", storage: storage)
+            }
+        }
+    }
+
+    /// Brings the data source and the demo to what the store has: the changes applied as one
+    /// (each stream gets one changeset), their events logged under their own versions.
+    func catchUp(_ missed: ListCatchUp) throws {
+        let (version, state, events, snapshot): (Int, [String: String], [StoredEvent], Snapshot<String, String>)
+        switch missed {
+        case .changes(let changes, let to, let stored):
+            var current = dataSource.snapshot()
+            for change in changes {
+                guard let text = change.changeset else { throw ListStoreError.replaced }
+                current = try current.applying(StoredChangeset.decode(text))
+            }
+            (version, state, events, snapshot) = (to, stored, changes.map(\.event), current)
+        case .list(let stored):
+            // Another run of the list (another epoch), or more than the store keeps: this copy
+            // is retired and made again from the store.
+            guard stored.epoch == epoch.value else { throw ListStoreError.replaced }
+            (version, state, events, snapshot) = (stored.version, stored.state, stored.events, try stored.snapshot())
+        }
+        guard version > dataSource.version else { return }
+        demo.restore(state: state)
+        replicating.store(true, ordering: .releasing)
+        defer { replicating.store(false, ordering: .releasing) }
+        dataSource.apply(snapshot, asVersion: version)
+        self.state.withLock { state in
+            for event in events where event.version > (state.log.latest?.version ?? 0) {
+                state.log.append(LoggedEvent(id: EventID(version: event.version), name: event.name, data: event.data))
+            }
+        }
+    }
+}

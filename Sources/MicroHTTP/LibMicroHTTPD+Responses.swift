@@ -1,0 +1,92 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Answering: our `Response` turned into an `MHD_Response` and queued on its connection.
+
+/// Turns `response` into an `MHD_Response` and queues it. Event streams are registered, get no
+/// idle timeout, join the hang-up watcher, and are handed to their `open` closure.
+func queue(_ response: Response, context: RequestContext, core: ServerCore) -> MHD_Result {
+    var response = response
+    let connection = context.connection.pointer
+    var stream: EventStream?
+    var socket: Int32 = -1
+    var open: (@Sendable (EventStream) -> Void)?
+    var mhdResponse: OpaquePointer?
+
+    switch response.body {
+    case .bytes(let bytes):
+        mhdResponse = bytes.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    case .file(let file):
+        // libmicrohttpd closes the descriptor it is given; the `OpenFile` closes its own.
+        let descriptor = dup(file.descriptor)
+        if descriptor >= 0 {
+            mhdResponse = MHD_create_response_from_fd64(UInt64(file.size), descriptor)
+            if mhdResponse == nil { close(descriptor) }
+        }
+    case .eventStream(let handler):
+        socket = cmhd_connection_fd(connection)
+        let gzip = response.headers["Content-Encoding"]?.lowercased() == "gzip"
+        if let opened = core.openStream(connection: context.connection, connectionID: context.connectionID, socket: socket, gzip: gzip) {
+            stream = opened
+            // zlib could not set up the stream: it goes out plain.
+            if gzip && !opened.isCompressed { response.headers["Content-Encoding"] = nil }
+            open = handler
+            let retained = Unmanaged.passRetained(opened).toOpaque()
+            mhdResponse = MHD_create_response_from_callback(CMHD_SIZE_UNKNOWN, 4096, { cls, _, buffer, max in
+                guard let cls, let buffer else { return CMHD_CONTENT_READER_END_WITH_ERROR }
+                return Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, capacity: max)
+            }, retained, { cls in
+                if let cls { Unmanaged<EventStream>.fromOpaque(cls).release() }
+            })
+            if mhdResponse == nil { Unmanaged<EventStream>.fromOpaque(retained).release() }
+        } else {
+            response = ServerCore.serverStopping.response
+            mhdResponse = response.body.bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        }
+    }
+
+    context.state.withLock { s in
+        s.phase = .answered
+        s.stream = stream
+    }
+    // Sending the answer is our time, not the client's: no deadline from here.
+    core.setRequestComplete(true, connectionID: context.connectionID)
+    guard let mhdResponse else {
+        core.logger.warning("could not create a response", metadata: ["path": "\(context.rawPath)", "errno": "\(errno)"])
+        if let stream { core.streamEnded(stream, defaultReason: .serverStopped) }
+        context.state.withLock { $0.stream = nil }
+        return .NO
+    }
+    defer { MHD_destroy_response(mhdResponse) }
+
+    for field in response.headers {
+        if MHD_add_response_header(mhdResponse, field.name, field.value) != .YES {
+            core.logger.warning("dropped an invalid response header", metadata: ["name": "\(field.name)", "path": "\(context.rawPath)"])
+        }
+    }
+    let result = MHD_queue_response(connection, UInt32(clamping: response.status.code), mhdResponse)
+    core.logger.debug("\(context.method) \(context.rawPath) \(response.status.code) \(ContinuousClock.now - context.started)")
+
+    // A stream keeps the ordinary idle timeout: libmicrohttpd does not time out a suspended
+    // (idle) connection and restarts the clock when it is resumed, so the timeout only counts
+    // while it tries to send to a client that accepts nothing, and closes that connection even
+    // if it missed the shutdown of a stream we cut (with no timeout, such a slot stayed taken).
+    if let stream, let open, result == .YES {
+        open(stream)
+    }
+    return result
+}
+
+extension Response.Body {
+    /// The in-memory bytes (empty for files and streams).
+    var bytes: [UInt8] {
+        if case .bytes(let bytes) = self { return bytes }
+        return []
+    }
+}
