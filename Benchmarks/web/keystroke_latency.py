@@ -37,6 +37,8 @@ class Session:
         self.payload_sizes = {}
         self.wire_sizes = {}
         self.wire_pending = 0  # compressed bytes received since the last complete event
+        self.first_event = (0, 0)  # the first snapshot's data bytes and bytes on the wire
+        self.event_bytes = {}  # version -> the whole event's plain bytes (event, id and data lines)
 
     async def start(self):
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
@@ -131,18 +133,21 @@ class Session:
             block_len = end
             del buffer[:end + 2]
             scanned = 0
-            if event == "snapshot":
-                self.ready.set()
             if wire and not buffer:
                 # Everything decoded so far belonged to events that are complete now.
                 pending, self.wire_pending = self.wire_pending, 0
             else:
                 pending = self.wire_pending
+            if event == "snapshot" and not self.ready.is_set():
+                # The first event, as a page's stream receives it: data bytes, bytes on the wire.
+                self.first_event = (data_len, pending if wire else block_len + 2)
+                self.ready.set()
             if event == "changeset" and ident is not None:
                 version = int(ident.rsplit("-", 1)[-1].split(".")[0])
                 self.arrivals[version] = now
                 self.payload_sizes[version] = data_len
                 self.wire_sizes[version] = pending if wire else block_len + 2
+                self.event_bytes[version] = block_len + 2
                 waiter = self.waiters.pop(version, None)
                 if waiter and not waiter.done():
                     waiter.set_result(now)
@@ -168,7 +173,7 @@ class Session:
             future = asyncio.get_running_loop().create_future()
             self.waiters[version] = future
             arrived = await asyncio.wait_for(future, 10)
-        return (arrived - sent) * 1000, self.payload_sizes.get(version, 0), query, self.wire_sizes.get(version, 0)
+        return (arrived - sent) * 1000, self.payload_sizes.get(version, 0), query, self.wire_sizes.get(version, 0), self.event_bytes.get(version, 0)
 
     def close(self):
         self.task.cancel()
@@ -192,12 +197,15 @@ async def run(port, sessions, keystrokes_per_session):
         return results
 
     started = time.perf_counter()
+    server_cpu = cpu_seconds(SERVER_PID)
     per_session = await asyncio.gather(*(type_words(c, i) for i, c in enumerate(clients)))
     elapsed = time.perf_counter() - started
+    server_cpu = cpu_seconds(SERVER_PID) - server_cpu
+    first_events = [c.first_event for c in clients]
     for c in clients:
         c.close()
     samples = [s for results in per_session for s in results]
-    return samples, elapsed
+    return samples, elapsed, server_cpu, first_events
 
 
 async def run_paced(port, sessions, rate, seconds):
@@ -283,6 +291,7 @@ def main():
                         help="keystrokes/s per paced session to try, in order: ascending stops at the first rate that "
                              "misses (p99 ≥ 50 ms or under 80%% achieved), descending at the first that holds")
     parser.add_argument("--memory", type=int, default=500, help="idle sessions with an open stream to measure (0: skip)")
+    parser.add_argument("--memory-idle-seconds", type=float, default=2, help="how long the idle sessions wait before RSS is read")
     parser.add_argument("--no-gzip", action="store_true", help="do not accept a gzip event stream (browsers do)")
     parser.add_argument("--store", action="store_true", help="save sessions in a fresh SQLite store (the server's default) instead of memory only")
     args = parser.parse_args()
@@ -307,13 +316,15 @@ def main():
             async def hold():
                 nonlocal clients
                 clients = await idle_sessions(port, args.memory)
-                await asyncio.sleep(2)
+                # 2 s by default; past two heartbeats (15 s each) idle gzip streams have freed
+                # their deflate state (--memory-idle-seconds 35).
+                await asyncio.sleep(args.memory_idle_seconds)
                 rss = rss_kib(server.pid)
                 for client in clients:
                     client.close()
                 return rss
             after = asyncio.run(hold())
-            print(f"\nMemory: {args.memory:,} idle sessions, each with one open stream on a {args.mountains:,}-item list: "
+            print(f"\nMemory: {args.memory:,} idle sessions ({args.memory_idle_seconds:g} s), each with one open stream on a {args.mountains:,}-item list: "
                   f"RSS {before / 1024:,.1f} → {after / 1024:,.1f} MiB, {(after - before) / args.memory:,.1f} KiB per session.")
         print(f"\n## Keystroke → event latency (release, {args.mountains:,} mountains, loopback; client on {loop_name})\n")
         print("| sessions typing | keystrokes | median ms | p99 ms | max ms | keystrokes/s |")
@@ -321,7 +332,7 @@ def main():
         plans = [(1, 100 if args.quick else 600), (1000, 1 if args.quick else 2)]
         one_char = None
         for sessions, per in plans:
-            samples, elapsed = asyncio.run(run(port, sessions, per))
+            samples, elapsed, typing_cpu, first_events = asyncio.run(run(port, sessions, per))
             latencies = [s[0] for s in samples]
             print(f"| {sessions:,} | {len(samples):,} | {statistics.median(latencies):.2f} | {percentile(latencies, 99):.2f} | "
                   f"{max(latencies):.2f} | {len(samples) / elapsed:,.0f} |")
@@ -329,6 +340,7 @@ def main():
                 one_char = [s for s in samples if s[2] == "kang"]
                 sizes = sorted((s[1], s[2]) for s in samples)
                 wire = sorted((s[3], s[2]) for s in samples)
+                one_session = (samples, typing_cpu, first_events[0])
         if one_char:
             print(f"\nPayload of the `kan` → `kang` changeset event: {one_char[0][1]:,} bytes of data.")
             print(f"Largest keystroke event (1 session): {sizes[-1][0]:,} bytes (query {sizes[-1][1]!r}); "
@@ -336,6 +348,13 @@ def main():
             print(f"On the wire ({'plain' if NO_GZIP else 'the client accepts gzip'}): largest keystroke event {wire[-1][0]:,} bytes "
                   f"(query {wire[-1][1]!r}); median {wire[len(wire) // 2][0]:,}; "
                   f"events over 64 KB: {sum(1 for s in wire if s[0] > 65536)} of {len(wire)}.")
+        if one_char:
+            samples, typing_cpu, (first_data, first_wire) = one_session
+            plain, on_wire = sum(s[4] for s in samples), sum(s[3] for s in samples)
+            print(f"Bytes ({'plain' if NO_GZIP else 'gzip'}, 1 session, 1024×768): first event {first_wire:,} on the wire "
+                  f"({first_data:,} bytes of data); {len(samples):,} keystrokes: mean {on_wire / len(samples):,.0f} bytes per "
+                  f"keystroke on the wire, {plain / len(samples):,.0f} plain, {on_wire / max(1, plain):.3f}× plain; "
+                  f"server CPU {1000 * typing_cpu / len(samples):.3f} ms per keystroke.")
         if args.paced:
             print(f"\n### {args.paced:,} sessions, paced (each with an open stream; closed loop; random phase)\n")
             print("| per session /s | target /s | achieved /s | keystrokes | errors | median ms | p99 ms | max ms "

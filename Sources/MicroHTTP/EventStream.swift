@@ -29,8 +29,9 @@ import Synchronization
 ///
 /// # Compression
 /// A stream the server negotiated gzip for (`isCompressed`; see `EventStreamCompression`) is
-/// one gzip member, flushed after every event: the buffer, its cap and the budget count the
-/// compressed bytes.
+/// one gzip member, flushed after every event, compressed against what the stream sent before:
+/// the buffer, its cap and the budget count the compressed bytes. A stream idle for a heartbeat
+/// interval frees its deflate state (see `EventStreamCompression`).
 ///
 /// - Complexity: `send` is O(size of the event); it never blocks on the network. A send that
 ///   passes the server-wide budget costs O(open streams · log) once, to find the slowest.
@@ -125,11 +126,13 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Queues one event whose data is `head`, the shared bytes and `tail` on one line. The
-    /// shared bytes are copied, never scanned, checksummed or compressed again: a gzip stream
-    /// splices them as stored blocks, or, in an event large enough to be compressed at all,
-    /// splices the blocks ``SharedEventBytes`` deflated once. Data with line breaks is framed
+    /// shared bytes are never scanned or checksummed again: a gzip stream compresses the small
+    /// ones against what it sent before, and splices those of
+    /// `EventStreamCompression.spliceMinimumBytes` or more as the blocks ``SharedEventBytes``
+    /// deflated once (stored blocks in an event under `minimumBytes`). Data with line breaks is framed
     /// like text, a `data:` line per line. Returns `false` when the stream is no longer open.
-    /// - Complexity: O(size of `head` and `tail`) plus a copy of the shared bytes.
+    /// - Complexity: O(size of `head` and `tail`) plus a copy of the large shared bytes
+    ///   (compressing the small ones).
     @discardableResult
     public func send(event: String? = nil, id: String? = nil, data: EventData) -> Bool {
         guard !data.shared.contains(where: \.hasLineBreaks), !Self.hasLineBreak(data.head), !Self.hasLineBreak(data.tail) else {
@@ -144,13 +147,26 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 pending.append(contentsOf: tail)
                 return true
             }
-            // As for any event: compressed when the whole is at least `minimumBytes`.
+            // As for any event: compressed when the whole is at least `minimumBytes`. Shared
+            // parts of `spliceMinimumBytes` or more are spliced (deflated once for every
+            // stream); the rest is compressed here, against what this stream sent before, and
+            // flushed once, at the end of the event (or before a splice).
             let compressing = size >= encoder.minimumBytes
-            guard encoder.compress(head, appendingTo: &pending) else { return false }
-            for part in data.shared where !encoder.splice(part, deflated: compressing && part.count >= 1024, appendingTo: &pending) {
-                return false
+            var flushed = true
+            func add(_ bytes: UnsafeBufferPointer<UInt8>, flush: Bool) -> Bool {
+                flushed = flush
+                return encoder.compress(bytes, appendingTo: &pending, flush: flush, compressing: compressing)
             }
-            return encoder.compress(tail, appendingTo: &pending)
+            guard head.withUnsafeBufferPointer({ add($0, flush: false) }) else { return false }
+            for part in data.shared {
+                if part.count >= encoder.spliceMinimumBytes {
+                    if !flushed && !add(UnsafeBufferPointer(start: nil, count: 0), flush: true) { return false }
+                    guard encoder.splice(part, deflated: compressing, appendingTo: &pending) else { return false }
+                } else {
+                    guard part.bytes.withUnsafeBufferPointer({ add($0, flush: false) }) else { return false }
+                }
+            }
+            return tail.withUnsafeBufferPointer { add($0, flush: true) }
         }
     }
 
@@ -169,6 +185,9 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         enqueue(EventStream.frameComment(text))
     }
 
+    /// Whether a gzip stream holds its deflate state now (freed while idle; see `heartbeat()`).
+    var hasDeflateState: Bool { state.withLock { $0.encoder?.isActive ?? false } }
+
     /// Bytes queued but not yet handed to the connection (0 for an idle stream).
     public var unsentByteCount: Int { state.withLock { $0.pending.count - $0.sent } }
 
@@ -178,7 +197,13 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// over the buffer cap.
     @discardableResult
     public func heartbeat() -> Bool {
-        enqueue(EventStream.frameComment("heartbeat"), onlyIfIdle: true)
+        let bytes = EventStream.frameComment("heartbeat")
+        // A gzip stream that sent nothing since the previous heartbeat frees its deflate state here.
+        return enqueue(size: bytes.count, onlyIfIdle: true) { pending, encoder in
+            if let encoder { return encoder.heartbeat(bytes, appendingTo: &pending) }
+            pending.append(contentsOf: bytes)
+            return true
+        }
     }
 
     /// Asks the client to wait `milliseconds` before reconnecting after a drop.

@@ -88,8 +88,8 @@ public struct Limits: Sendable, Hashable {
     /// 0 turns it off.
     public var maxEventStreamBufferTotalBytes: Int
     /// How event streams are compressed for clients that accept gzip (every browser does);
-    /// `nil` sends them plain. See `EventStreamCompression`: about 14 KiB per open stream with
-    /// the default.
+    /// `nil` sends them plain. See `EventStreamCompression`: with the default, about 150 KiB
+    /// per stream while it sends events, freed once it has been idle for a heartbeat interval.
     public var eventStreamCompression: EventStreamCompression?
     /// Pending connections the kernel queues before `accept`.
     public var listenBacklog: Int
