@@ -249,6 +249,10 @@ const HANDLERS = {
       }
     }
     applyWindow(model, data, change);
+    // Held cells at other frames: the viewport's size changed (a resize, a rotation) and the
+    // layout adapted to it. They slide to their new frames, as a changeset's moves do. A
+    // reset (a reconnected stream) places its window at once.
+    change.animated = !data.reset && change.moved.length > 0;
     if (typeof data.top === "number") model.windowTop = data.top;
     if (typeof data.version === "number") model.version = Math.max(model.version, data.version);
     return change;

@@ -148,7 +148,7 @@ struct LiveAPIBehaviourTests {
         let share = try #require(live.app.sessions.existing(sessionID)?.shareID.value)
         let layout = object(try await get(port: live.port, "/api/sessions/\(share)/demos/mountains/layout?width=390&height=844"))
         let first = (layout["cells"] as? [[String: Any]])?.first?["frame"] as? [String: Double]
-        #expect(first == ["x": 10, "y": 10, "w": 180, "h": 32])
+        #expect(first == ["x": 10, "y": 10, "w": 370, "h": 44], "one column at 390 px")
         let list = try #require(live.app.sessions.existing(sessionID)?.existingLists["mountains"])
         #expect(list.container.width == 1024)
         await live.stop()
@@ -161,12 +161,13 @@ struct LiveAPIBehaviourTests {
         let sessionID = try #require(SessionID(cookie))
         let list = try #require(live.app.sessions.existing(sessionID)?.existingLists["numbers"])
         let before = list.container
-        let page = try await get(port: live.port, "/demos/numbers?width=1&height=1", headers: ["Cookie": cookie])
+        let page = try await get(port: live.port, "/demos/numbers?width=1&height=1", headers: ["Cookie": "dw_session=\(cookie)"])
         #expect(page.status == 200)
+        #expect(page.header("Set-Cookie") == nil, "the page is the same session's")
         #expect(list.container == before)
         // The page itself is laid out for the viewport it asked for.
-        let narrow = try await get(port: live.port, "/demos/numbers?width=300&height=600", headers: ["Cookie": cookie])
-        let plain = try await get(port: live.port, "/demos/numbers", headers: ["Cookie": cookie])
+        let narrow = try await get(port: live.port, "/demos/numbers?width=300&height=600", headers: ["Cookie": "dw_session=\(cookie)"])
+        let plain = try await get(port: live.port, "/demos/numbers", headers: ["Cookie": "dw_session=\(cookie)"])
         #expect(firstCellWidth(narrow.text) != nil)
         #expect(firstCellWidth(narrow.text) != firstCellWidth(plain.text))
         #expect(list.container == before)

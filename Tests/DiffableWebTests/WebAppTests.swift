@@ -125,9 +125,9 @@ struct WebAppTests {
         let app = try await makeApp()
         let page = await Visitor(app).send(.get, "/demos/mountains?width=390&height=844")
         let cells = page.text.components(separatedBy: #"role="listitem""#).count - 1
-        // 390 wide: 2 columns; rows every 42 px from y = 10; the first 1.5 screens (1266 px) hold 31 rows.
-        #expect(cells == 60 || cells == 62)
-        #expect(page.text.contains(#"data-frame="10,10,180,32""#), "(390 − 2·10 − 10) / 2 = 180")
+        // 390 wide: 1 column (a phone); rows every 54 px from y = 10; the first 1.5 screens (1266 px) hold 24 rows.
+        #expect(cells == 24)
+        #expect(page.text.contains(#"data-frame="10,10,370,44""#), "390 − 2·10 = 370")
     }
 
     @Test("without JavaScript the whole list reads page by page, 100 items a page")

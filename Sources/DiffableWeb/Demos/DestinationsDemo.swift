@@ -123,17 +123,31 @@ public final class DestinationsDemo: Demo {
         return snapshot
     }
 
-    /// Cards of one height (a post and a promo alike), 12 px apart.
+    /// Cards of one height (a post and a promo alike), 12 px apart, adapting to their container
+    /// (`layoutEnvironment.container.effectiveContentSize`): the picture beside the text on a
+    /// wide container, above it (a taller card) below `stackedBelow`. The cell's CSS makes the
+    /// same choice from the card's width (`@container`), so a card and its content agree.
     public func layout() -> CompositionalLayout {
-        CompositionalLayout { _, _ in
+        CompositionalLayout { _, environment in
             let item = LayoutItem(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .fractionalHeight(1)))
-            let group = LayoutGroup.horizontal(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .absolute(112)),
+            let height = Self.cardHeight(forWidth: environment.container.width)
+            let group = LayoutGroup.horizontal(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .absolute(height)),
                                                subitems: [item])
             var section = LayoutSection(group: group)
             section.interGroupSpacing = 12
             section.contentInsets = DirectionalEdgeInsets(top: 12, leading: 16, bottom: 12, trailing: 16)
             return section
         }
+    }
+
+    /// Below this container width (a card narrower than 568 px: the 16-px insets on each side)
+    /// the picture goes above the text. Keep in step with `app.css`'s `@container post`.
+    static let stackedBelow = 600.0
+
+    /// A card beside its picture; or, stacked, a 150-px picture above room for the longest title
+    /// and place (three lines and two) of a 320-px phone's card.
+    static func cardHeight(forWidth width: Double) -> Double {
+        width < stackedBelow ? 270 : 112
     }
 
     public func cell(for item: String) -> CellContent? {

@@ -40,14 +40,17 @@ public final class MountainsDemo: Demo {
         shared.snapshot(for: filter, section: Self.section)
     }
 
-    /// Apple's grid: 2 columns, 3 when the container is wider than 800 px; 32-px rows;
-    /// 10-px spacing between items and groups; 10-px section insets.
+    /// Apple's grid, adapting to its container as a section provider does with
+    /// `layoutEnvironment.container.effectiveContentSize`: as many columns of at least
+    /// `minimumColumnWidth` as fit, up to 3 (one below 590 px, a phone; two up to 880; three
+    /// above); 10-px spacing between items and groups; 10-px section insets. A row fits the
+    /// longest names on two lines beside the height (`rowHeight`).
     public func layout() -> CompositionalLayout {
         CompositionalLayout { _, environment in
-            let columns = environment.container.width > 800 ? 3 : 2
+            let columns = Self.columns(forWidth: environment.container.width)
             let item = LayoutItem(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .fractionalHeight(1)))
             let group = LayoutGroup.horizontal(
-                layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .absolute(32)),
+                layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .absolute(Self.rowHeight)),
                 subitem: item, count: columns)
             var withSpacing = group
             withSpacing.interItemSpacing = .fixed(10)
@@ -57,6 +60,19 @@ public final class MountainsDemo: Demo {
             return section
         }
     }
+
+    /// The grid's columns for a container this wide: n columns need 20 + n·280 + (n − 1)·10 px.
+    static func columns(forWidth width: Double) -> Int {
+        max(1, min(3, Int((width - 20 + 10) / (minimumColumnWidth + 10))))
+    }
+
+    /// The narrowest column in which the longest name ("Beinn a' Ghlo - Braigh Coire
+    /// Chruinn-bhalgain", 45 characters) fits on two lines beside its height.
+    static let minimumColumnWidth = 280.0
+
+    /// Two lines of a name (the longest need them in a phone's column and in a third of a
+    /// desktop's).
+    static let rowHeight = 44.0
 
     public func cell(for item: String) -> CellContent? { shared.cell(for: item) }
 

@@ -16,6 +16,9 @@ extension WebApp {
         let viewport = try requestedViewport(request.query)
         guard let top = StreamWindow.top(request.query["top"]) else { throw Self.invalidViewport }
         let window = viewport.map { StreamWindow(container: $0, top: top) }
+        // The session's next page is laid out for the viewport its tab streams for (an
+        // adaptive layout's first render is then the one the stream keeps: no reflow).
+        if let viewport { list.setViewport(viewport) }
         // EventSource sends Last-Event-ID itself; a client that re-creates its EventSource
         // passes it in the query instead.
         let lastEventID = request.lastEventID ?? request.query["lastEventId"]
@@ -25,7 +28,8 @@ extension WebApp {
     }
 
     /// A stream's viewport moved (`stream`, `width`, `height`, `top`): its window follows, with a
-    /// `window` event. Without `stream`: the size for the session's pages and next streams.
+    /// `window` event. The size is also the one of the session's pages and next streams (the
+    /// only effect without `stream`).
     func viewport(_ request: Request, _ descriptor: DemoDescriptor) async throws -> Response {
         let parameters = try ActionParameters(body: request)
         guard let size = viewportSize(width: parameters.string("width"), height: parameters.string("height")),
@@ -39,6 +43,7 @@ extension WebApp {
             guard await list.moveWindow(streamID: stream, to: StreamWindow(container: container, top: top)) else {
                 throw HTTPError(.notFound, code: "unknown_stream", message: "This list has no open stream “\(stream.prefix(40))”; reconnect")
             }
+            list.setViewport(container)  // a resize or a rotation: the next page's too
         } else {
             list.setViewport(container)
         }
