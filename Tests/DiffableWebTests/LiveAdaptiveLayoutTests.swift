@@ -9,7 +9,7 @@ import Testing
 /// UIKit's section providers read `layoutEnvironment.container.effectiveContentSize`, and a
 /// stream whose viewport narrows gets its held cells at their new frames.
 @Suite("Adaptive layouts: Mountains' columns and Destinations' cards follow the container's width")
-struct AdaptiveLayoutTests {
+struct LiveAdaptiveLayoutTests {
     static let catalog: MountainCatalog = (try? MountainCatalog.bundled()) ?? MountainCatalog(mountains: [])
 
     func frames(_ demo: some Demo, width: Double, count: Int = 30) -> [LayoutRect] {
