@@ -23,9 +23,6 @@ public final class PostgresSessionStore: SessionStore {
     private let listenConfiguration: PostgresConnection.Configuration
     private let logger: Logger
     private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let lastEnqueued = Mutex<SaveReceipt?>(nil)
-
-    public var isShared: Bool { true }
 
     /// Connects to `url` (`postgres://user[:password]@host[:port]/database`, TLS with
     /// `?sslmode=require`), and brings the schema up to this build's.
@@ -201,9 +198,9 @@ public final class PostgresSessionStore: SessionStore {
     }
 
     public func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                            _ body: (ListCatchUp?) async throws -> (T, ListWrite?)) async throws -> T {
+                                   _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt) {
         do {
-            return try await locked(key, from: local, body)
+            return (try await locked(key, from: local, body), .saved())
         } catch let error as PostgresTransactionError {
             // A refused change (a bad operation) is the caller's error, not the store's.
             if let refused = error.closureError { throw refused }
@@ -212,7 +209,7 @@ public final class PostgresSessionStore: SessionStore {
     }
 
     private func locked<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                                     _ body: (ListCatchUp?) async throws -> (T, ListWrite?)) async throws -> T {
+                                     _ body: (ListCatchUp?) throws -> (T, ListWrite?)) async throws -> T {
         try await client.withTransaction(logger: logger) { connection in
             var head: (Int, String)?
             for try await row in try await connection.query("""
@@ -222,28 +219,10 @@ public final class PostgresSessionStore: SessionStore {
             }
             guard let head else { throw ListStoreError.replaced }  // deleted (expired) meanwhile
             let missed = head == (local.version, local.epoch) ? nil : try await catchUp(key, from: local, on: connection)
-            let (value, write) = try await body(missed)
+            let (value, write) = try body(missed)
             if let write { try await save(write, of: key, on: connection) }
             return value
         }
-    }
-
-    /// Saves in order, one after the other (a shared store's writers save inside
-    /// ``write(_:from:_:)``; this is for callers that hand a write over).
-    public func enqueue(_ key: ListKey, _ write: ListWrite) -> SaveReceipt {
-        let receipt = SaveReceipt()
-        let previous = lastEnqueued.withLock { last in defer { last = receipt }; return last }
-        Task {
-            try? await previous?.wait()
-            do {
-                let position = ListPosition(version: write.version - write.changes.count, epoch: write.epoch)
-                try await self.write(key, from: position) { _ in ((), write) }
-                receipt.complete(.success(()))
-            } catch {
-                receipt.complete(.failure(error))
-            }
-        }
-        return receipt
     }
 
     public func catchUp(_ key: ListKey, from local: ListPosition) async throws -> ListCatchUp? {

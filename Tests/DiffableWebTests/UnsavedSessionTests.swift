@@ -49,7 +49,6 @@ final class FailingSessionStore: SessionStore {
     struct DiskFull: Error, CustomStringConvertible { var description: String { "database or disk is full" } }
     private func check() throws { if failing { throw DiskFull() } }
 
-    var isShared: Bool { base.isShared }
     func session(id: SessionID) async throws -> StoredSession? { try await base.session(id: id) }
     func session(shareID: SessionID) async throws -> StoredSession? { try await base.session(shareID: shareID) }
     func saveSession(id: SessionID, shareID: SessionID) async throws { try check(); try await base.saveSession(id: id, shareID: shareID) }
@@ -59,15 +58,9 @@ final class FailingSessionStore: SessionStore {
     func list(_ key: ListKey) async throws -> StoredList? { try await base.list(key) }
     func createList(_ key: ListKey, _ list: StoredList) async throws -> StoredList? { try check(); return try await base.createList(key, list) }
     func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                            _ body: (ListCatchUp?) async throws -> (T, ListWrite?)) async throws -> T {
+                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt) {
         try check()
-        return try await base.write(key, from: local, body)
-    }
-    func enqueue(_ key: ListKey, _ write: ListWrite) -> SaveReceipt {
-        guard failing else { return base.enqueue(key, write) }
-        let receipt = SaveReceipt()
-        receipt.complete(.failure(DiskFull()))
-        return receipt
+        return try await base.write(key, from: local, body, undo: undo)
     }
     func catchUp(_ key: ListKey, from local: ListPosition) async throws -> ListCatchUp? { try await base.catchUp(key, from: local) }
     func close() async { await base.close() }

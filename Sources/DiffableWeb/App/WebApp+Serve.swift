@@ -44,8 +44,6 @@ extension WebApp {
             let executor = DedicatedThreadExecutor(name: "diffable-web.stop")
             stopping.withLock {
                 $0 = Task(executorPreference: executor, priority: .high) {
-                    // Deferred saves first, while in-flight requests finish; again after them.
-                    await app.flushSaves()
                     // Streams end cleanly (chunked terminator), in-flight requests get the grace
                     // period, and the server logs what it closed, finished and cut.
                     await server.shutdown(gracePeriod: shutdownGrace)

@@ -50,7 +50,7 @@ public final class WebApp: Sendable {
         let sessions = SessionRegistry(maximumCount: configuration.maximumSessions, idleTimeout: configuration.sessionIdleTimeout,
                                        store: store, logger: logger)
         self.sessions = sessions
-        if let store, store.isShared {
+        if let store {
             // Another process wrote a list this one follows: its streams get the change. After
             // a reconnection (notifications may have been lost), every list catches up.
             store.observeChanges(connected: {
@@ -110,7 +110,7 @@ public final class WebApp: Sendable {
                     watched.append(session.id)
                 }
             }
-            if let store, store.isShared {
+            if let store {
                 // Other processes must not delete what this one's clients are watching.
                 do {
                     try await store.touchSessions(watched)
@@ -123,16 +123,9 @@ public final class WebApp: Sendable {
         }
     }
 
-    /// Writes every deferred save (a search typed in the last 250 ms): a stop loses nothing.
-    public func flushSaves() async {
-        for session in sessions.all {
-            for list in session.existingLists.values { await list.flushPendingSave() }
-        }
-    }
-
-    /// Saves what is deferred and closes the store's connections (the last step of a stop).
+    /// Closes the store's connections (the last step of a stop). Every acknowledged change
+    /// is saved already: a write's events, and its answer, wait for its save.
     public func close() async {
-        await flushSaves()
         await store?.close()
     }
 

@@ -4,11 +4,19 @@ import Synchronization
 // Replication: applying what other processes wrote to a shared store, in order with this
 // process's writes.
 extension LiveList {
-    /// Applies what other processes wrote (a notification from the shared store), in order
-    /// with this process's writes.
+    /// Applies what other processes wrote (a notification from the shared store, or a read
+    /// that must see what a script wrote through another process), in order with this
+    /// process's writes. A store only this process writes answers at once that nothing was
+    /// missed: the writer is not even asked.
     func refresh() async {
+        guard let storage, !isRetired else { return }
+        do {
+            guard try await storage.store.catchUp(storage.key, from: position) != nil else { return }
+        } catch {
+            return  // the next write or notification tries again
+        }
         _ = try? await writer.run {
-            guard let storage = self.storage, storage.store.isShared, !self.isRetired else { return }
+            guard !self.isRetired else { return }
             do {
                 guard let missed = try await storage.store.catchUp(storage.key, from: self.position) else { return }
                 try self.catchUp(missed)

@@ -2,7 +2,7 @@ import Logging
 import Synchronization
 
 // Saving: what the changes since the last save add to the store (with the checkpoint
-// policy), deferred saves of view-only changes, and retiring a list whose save failed.
+// policy), and retiring a list whose save failed.
 extension LiveList {
     func retire(because reason: String, storage: ListStorage) {
         retired.store(true, ordering: .releasing)
@@ -40,36 +40,5 @@ extension LiveList {
         }
         return ListWrite(version: last.version, epoch: epoch.value, changes: taken.changes, state: state, stateChanged: stateChanged,
                          checkpoint: taken.checkpoint ? StoredList.sections(of: snapshot) : nil)
-    }
-
-    /// Saves a view-only change within ``viewOnlySaveDelay`` (the newest of a burst together).
-    func scheduleDeferredSave() {
-        let schedule = pending.withLock { pending -> Bool in
-            defer { pending.saveScheduled = true }
-            return !pending.saveScheduled && !pending.changes.isEmpty
-        }
-        guard schedule else { return }
-        // Holds the list until it is saved: a list is made again from the store only once no
-        // copy of it is alive (``LiveListTable``), so nothing it was told is lost.
-        Task {
-            try? await Task.sleep(for: Self.viewOnlySaveDelay)
-            await self.flushPendingSave()
-        }
-    }
-
-    /// Writes deferred changes now (through the writer, so in order with every other save).
-    func flushPendingSave() async {
-        _ = try? await writer.run {
-            let pendingChanges = self.pending.withLock { pending in
-                pending.saveScheduled = false
-                return !pending.changes.isEmpty
-            }
-            guard pendingChanges, let storage = self.storage, !self.isRetired, let write = self.takePendingWrite() else { return }
-            do {
-                try await storage.store.enqueue(storage.key, write).wait()
-            } catch {
-                self.retire(because: "\(error)", storage: storage)
-            }
-        }
     }
 }

@@ -21,37 +21,20 @@ extension LiveList {
     /// (not on a shared store: there every change is saved before the next one is applied).
     /// - Throws: ``ListStoreError`` when the save failed: the list is then retired, and its
     ///   session makes it again from what the store has.
-    private func write<T: Sendable>(viewOnly: Bool = false, _ body: @Sendable () throws -> T) async throws -> T {
+    private func write<T: Sendable>(_ body: @Sendable () throws -> T) async throws -> T {
         // A refusal (`body` throws) is the caller's answer, but whatever `body` applied before
         // it threw is saved and shown like any change: the data source did change.
         typealias Commit = (ticket: Int, receipt: SaveReceipt, storage: ListStorage)
         let (result, commit) = try await writer.run { () async throws -> (Result<T, any Error>, Commit?) in
             guard !self.isRetired else { throw ListStoreError.retired }
             guard let storage = self.storage else { return (Result { try self.admitted(body) }, nil) }
-            if storage.store.isShared {
-                let result = try await self.holdingEvents(storage) { ticket in
-                    let result = try await storage.store.write(storage.key, from: self.position) { missed in
-                        if let missed { try self.catchUp(missed) }
-                        let result = Result { try self.admitted(body) }
-                        return (result, self.takePendingWrite())
-                    }
-                    self.release(ticket)
-                    return result
-                }
-                return (result, nil)
-            }
             return try await self.holdingEvents(storage) { ticket in
-                let result = Result { try self.admitted(body) }
-                if viewOnly {
-                    self.release(ticket)
-                    self.scheduleDeferredSave()
-                    return (result, nil)
-                }
-                guard let write = self.takePendingWrite() else {
-                    self.release(ticket)
-                    return (result, nil)
-                }
-                return (result, (ticket, storage.store.enqueue(storage.key, write), storage))
+                let (result, receipt) = try await storage.store.write(storage.key, from: self.position, { missed in
+                    if let missed { try self.catchUp(missed) }
+                    let result = Result { try self.admitted(body) }
+                    return (result, self.takePendingWrite())
+                }, undo: {})
+                return (result, (ticket, receipt, storage))
             }
         }
         if let (ticket, receipt, storage) = commit {
@@ -112,8 +95,7 @@ extension LiveList {
     /// `client` is ignored (the last keystroke wins).
     /// - Returns: the version after the action.
     func perform(_ action: String, parameters: ActionParameters, client: String, seq: Int?) async throws -> (version: Int, report: ActionReport?) {
-        let viewOnly = descriptor.actions.first { $0.name == action }?.viewOnly ?? false
-        return try await write(viewOnly: viewOnly) {
+        return try await write {
             if let seq {
                 let stale = self.state.withLock { state -> Bool in
                     if let last = state.newestSeq[client], seq <= last { return true }

@@ -52,8 +52,6 @@ final class LiveList: Sendable {
     /// Set once a save failed or another process replaced the list: it takes no more writes
     /// (its session makes it again from the store).
     let retired = Atomic(false)
-    /// How long a view-only change may wait to be saved.
-    static let viewOnlySaveDelay: Duration = .milliseconds(200)
     /// The one serialized writer (see the type's documentation).
     let writer = AsyncGate()
 
@@ -82,7 +80,6 @@ final class LiveList: Sendable {
         /// Changeset bytes since the last checkpoint (see ``takePendingWrite()``).
         var bytesSinceCheckpoint = 0
         var checkpointDue = false
-        var saveScheduled = false
         /// The demo state last saved (`nil`: unknown, save it).
         var savedState: [String: String]?
     }

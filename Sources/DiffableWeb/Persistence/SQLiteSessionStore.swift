@@ -26,8 +26,6 @@ final class SQLiteSessionStore: SessionStore {
     let eventLogCapacity: Int
     private let database: SQLiteDatabase
 
-    var isShared: Bool { false }
-
     /// Opens or creates the store under `directory` (created if missing).
     /// - Throws: when the directory or file cannot be made, or the file's schema is newer than
     ///   this build knows (an older server must not write a newer store).
@@ -185,11 +183,13 @@ final class SQLiteSessionStore: SessionStore {
         return inserted.isEmpty ? try await self.list(key) : nil
     }
 
+    /// Group commit: `body` runs at once (nobody else writes this store), and its change is
+    /// handed to the committer; the receipt says when it is saved.
     func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                            _ body: (ListCatchUp?) async throws -> (T, ListWrite?)) async throws -> T {
-        let (value, write) = try await body(nil)
-        if let write { try await enqueue(key, write).wait() }
-        return value
+                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt) {
+        let (value, write) = try body(nil)
+        guard let write else { return (value, .saved()) }
+        return (value, enqueue(key, write))
     }
 
     // MARK: Group commit

@@ -11,15 +11,18 @@ import Synchronization
 /// costs what it changed: a checkpoint is written only once the changes since the last one
 /// add up to about the list's own size, so its cost is spread over them.
 ///
-/// # Who writes
-/// Each list has one writer per process (``LiveList``'s gate). A shared store also serializes
-/// the writers of all processes: ``write(_:from:_:)`` holds the list's row while its body
-/// runs, and hands the body the changes other processes made since the writer's version.
+/// # Who writes, and how it is saved
+/// Each list has one writer per process (``LiveList``'s ``ListWriter``). How its writes are
+/// saved is the store's strategy, behind one call, ``write(_:from:_:undo:)``:
+/// - the embedded store (SQLite, one process) **commits in groups**: the write is applied at
+///   once and handed to the store's own thread; the writer goes on with the next change while
+///   it commits, and the change's events go out once the returned receipt says it is saved;
+/// - a shared store (PostgreSQL, several processes) **saves optimistically, and locks and
+///   catches up on a conflict**: the change is saved with a compare-and-swap on the list's
+///   version (one round trip); when another process wrote first, the store undoes the local
+///   change, takes the list's row lock, hands the body what it missed, and runs it again.
+/// Nothing in the live layer asks which kind of store it has.
 public protocol SessionStore: Sendable {
-    /// Whether other processes write the same lists (PostgreSQL): a write must catch up first,
-    /// and every write is saved before its events go out.
-    var isShared: Bool { get }
-
     func session(id: SessionID) async throws -> StoredSession?
     func session(shareID: SessionID) async throws -> StoredSession?
     func saveSession(id: SessionID, shareID: SessionID) async throws
@@ -37,18 +40,19 @@ public protocol SessionStore: Sendable {
     /// Saves a new list (`list.version` is its first version). - Returns: `nil` when saved, or
     /// the list another process saved first (which then wins).
     func createList(_ key: ListKey, _ list: StoredList) async throws -> StoredList?
-    /// Runs `body` as the only writer of the list among the processes sharing the store, and
-    /// saves what it returns in one transaction. `body` gets what the writer at `local`
-    /// (version, epoch) missed, or `nil` when nothing.
+    /// Saves one write of a list, as this store does (see "Who writes" above).
+    ///
+    /// `body` applies the change (after the changes other processes made since `local`, when
+    /// it is given them) and returns its value and what to save (`nil`: nothing changed). A
+    /// store may call `undo` and then `body` again: when its optimistic save lost to another
+    /// process's, `undo` puts the list back as it was at `local`, and `body` runs again after
+    /// the catch-up. An error `body` throws is rethrown as it is, and nothing is saved.
+    /// - Returns: `body`'s value, and what to wait for before the change counts as saved (its
+    ///   events go out then; a store that saved already returns a completed receipt).
     func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                            _ body: (ListCatchUp?) async throws -> (T, ListWrite?)) async throws -> T
-    /// Saves `write` after every write enqueued before it, without waiting (an unshared store:
-    /// the list's writer goes on with its next change while this one commits, and changes that
-    /// queue up meanwhile commit together). A write of a list whose earlier write failed fails.
-    /// - Returns: what to wait for before the change counts as saved.
-    func enqueue(_ key: ListKey, _ write: ListWrite) -> SaveReceipt
-    /// What a writer at `local` missed, read without holding the list (a notification from
-    /// another process): `nil` when nothing.
+                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt)
+    /// What a writer at `local` missed (another process wrote since), or `nil` when nothing.
+    /// A store only one process writes answers `nil` at once, without reading anything.
     func catchUp(_ key: ListKey, from local: ListPosition) async throws -> ListCatchUp?
     /// Calls `changed` whenever another process saved a change to a list (a shared store;
     /// the default does nothing), and `connected` each time it starts listening (changes may
@@ -87,9 +91,14 @@ public struct StoredList: Sendable, Equatable {
     public var sections: [StoredSection]
     public var state: [String: String]
     public var events: [StoredEvent] = []
+    /// Whether the list is a function of `state` (see ``ListWrite/derived``): `sections` and
+    /// `events` are then empty, and the demo computes the list from its state.
+    public var derived: Bool
 
-    public init(demo: String, version: Int, epoch: String, sections: [StoredSection], state: [String: String], events: [StoredEvent] = []) {
+    public init(demo: String, version: Int, epoch: String, sections: [StoredSection], state: [String: String], events: [StoredEvent] = [],
+                derived: Bool = false) {
         (self.demo, self.version, self.epoch, self.sections, self.state, self.events) = (demo, version, epoch, sections, state, events)
+        self.derived = derived
     }
 
     public struct StoredSection: Sendable, Equatable, Codable {
@@ -128,9 +137,20 @@ public struct ListWrite: Sendable {
     /// Whether `state` differs from the last one saved (a store may then skip writing it).
     public var stateChanged: Bool
     public var checkpoint: [StoredList.StoredSection]?
+    /// Whether the list is a function of `state` (``Demo/derivedSnapshot()``: the Mountains
+    /// list is its query). The store then keeps the version, epoch and state only, and forgets
+    /// the list's identifiers and changes (`changes` is empty, `checkpoint` is `nil`). A later
+    /// write that is not derived carries a checkpoint.
+    public var derived: Bool
     public init(version: Int, epoch: String, changes: [StoredChange], state: [String: String], stateChanged: Bool = true,
-                checkpoint: [StoredList.StoredSection]?) {
+                checkpoint: [StoredList.StoredSection]?, derived: Bool = false) {
         (self.version, self.epoch, self.changes, self.state, self.stateChanged, self.checkpoint) = (version, epoch, changes, state, stateChanged, checkpoint)
+        self.derived = derived
+    }
+
+    /// A write of a derived list: its version and state (see ``derived``).
+    public static func derived(version: Int, epoch: String, state: [String: String]) -> ListWrite {
+        ListWrite(version: version, epoch: epoch, changes: [], state: state, checkpoint: nil, derived: true)
     }
 }
 
@@ -150,6 +170,13 @@ public struct StoredSession: Sendable, Equatable {
 
 /// A save in progress: ``wait()`` returns once it is committed, or throws why it was not.
 public final class SaveReceipt: Sendable {
+    /// A receipt for a save already made (or for nothing to save).
+    public static func saved() -> SaveReceipt {
+        let receipt = SaveReceipt()
+        receipt.complete(.success(()))
+        return receipt
+    }
+
     private let state = Mutex<(result: Result<Void, any Error>?, waiters: [CheckedContinuation<Void, any Error>])>((nil, []))
     /// Work the first waiter does itself before it waits (a group commit's leader commits on
     /// its own thread instead of handing over to another).

@@ -35,7 +35,7 @@ extension WebApp {
             throw HTTPError(.notFound, code: "unknown_demo", message: "There is no demo named “\(segments[4])”")
         }
         let list = try await list(session, descriptor)
-        if store?.isShared == true, request.method == .get || request.method == .head {
+        if request.method == .get || request.method == .head {
             // A script that wrote through another process reads what it wrote (streams follow
             // by notification; a read asks the store).
             await list.refresh()
