@@ -33,7 +33,7 @@ final class TinyDemo: Demo {
     func cell(for item: String) -> CellContent? { CellContent(template: "cells/number", values: ["number": item, "label": "Tiny \(item)"]) }
     func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
 
-    func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+    func perform(_ action: String, parameters: ActionParameters, on dataSource: ListTransaction) throws(ActionError) {
         switch action {
         case "rename": _ = try parameters.requiredString("to")
         case "swapBoth":

@@ -26,8 +26,8 @@ struct LiveListLimitsTests {
 
     /// Makes `snapshot` the list's through its writer (100,000 ids over HTTP would take a while).
     func put(_ snapshot: Snapshot<String, String>, into list: LiveList) async throws {
-        let update = try await list.exclusive { list.dataSource.apply(snapshot, animatingDifferences: false) }
-        #expect(update.snapshot.numberOfItems == snapshot.numberOfItems, "the set-up itself is within the limits")
+        let update = try await list.exclusive { $0.apply(snapshot, animatingDifferences: false) }
+        #expect(update?.snapshot.numberOfItems == snapshot.numberOfItems, "the set-up itself is within the limits")
     }
 
     /// `sections` sections `s0`, `s1`… of `items` items each (`<section>/<n>`).

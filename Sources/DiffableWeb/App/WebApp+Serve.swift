@@ -36,7 +36,7 @@ extension WebApp {
             maintenance.cancel()
             // Work still running at the end of the grace period is abandoned: the process exits
             // at the latest this long after the signal (a change answered 2xx was saved before
-            // its answer; only a deferred save could be lost, if the store cannot be reached).
+            // its answer).
             let closed = Signals.Flag()
             Signals.exitLater(after: shutdownGrace + .milliseconds(750), unless: closed, logger: logger)
             // The stop's own steps run on a thread of their own: under CPU load (every thread of

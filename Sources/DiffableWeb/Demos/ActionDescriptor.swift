@@ -20,11 +20,8 @@ public struct ActionDescriptor: Sendable, Codable, Equatable {
     public var name: String
     public var description: String
     public var parameters: [Parameter]
-    /// It changes only what a person is looking at (a search query): with a store, its changes
-    /// are saved within 250 ms, coalesced, rather than before the answer.
-    public var viewOnly: Bool
-    public init(name: String, description: String, parameters: [Parameter] = [], viewOnly: Bool = false) {
-        self.name = name; self.description = description; self.parameters = parameters; self.viewOnly = viewOnly
+    public init(name: String, description: String, parameters: [Parameter] = []) {
+        self.name = name; self.description = description; self.parameters = parameters
     }
 
     private enum CodingKeys: String, CodingKey { case name, description, parameters }

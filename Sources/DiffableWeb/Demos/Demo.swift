@@ -29,13 +29,14 @@ public protocol Demo: AnyObject, Sendable {
     /// for none.
     func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent?
 
-    /// Runs an action, usually by applying a new snapshot to `dataSource`.
+    /// Runs an action, usually by applying a new snapshot to `list`, the write's transaction
+    /// (valid only while the action runs: keep nothing of it).
     /// - Throws: ``ActionError`` for unknown actions and bad parameters; nothing changes then.
-    func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError)
+    func perform(_ action: String, parameters: ActionParameters, on list: ListTransaction) throws(ActionError)
 
     /// Runs an action as ``perform(_:parameters:on:)`` does, and returns what its answer adds
     /// to `{"version": …}` (a reorder's transaction), or `nil`. By default it calls `perform`.
-    func performReporting(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) -> ActionReport?
+    func performReporting(_ action: String, parameters: ActionParameters, on list: ListTransaction) throws(ActionError) -> ActionReport?
 
     /// A one-line summary of the list for screen readers and the page (`aria-live`): what a
     /// person cares about ("1,467 mountains", "5 items"), no developer counters.
@@ -85,6 +86,19 @@ public protocol Demo: AnyObject, Sendable {
     /// Whether the list is saved at all (false for state the store cannot hold yet).
     var persistsList: Bool { get }
 
+    /// Whether the list is, right now, a function of the demo's state (the Mountains list is
+    /// its query): it is then saved as that state (``persistentState()``), not as identifiers
+    /// and changes, and a restart computes it again (``derivedSnapshot()``). Default: `false`.
+    var derivesList: Bool { get }
+
+    /// The list computed from the demo's state, when ``derivesList``; `nil` otherwise.
+    func derivedSnapshot() -> Snapshot<String, String>?
+
+    /// A script changed the list's items directly (`PUT …/snapshot`, operations): a list
+    /// derived from the demo's state is now an ordinary list, and the demo's state says so
+    /// (the Mountains status no longer quotes a query). Called in the write, after the change.
+    func didEditList()
+
     /// Whether ``cell(for:)`` depends on the item alone, the same in every session (a catalog's
     /// items): then what a shared transition renders for a window is shared by every session
     /// making it (see `TransitionCache`). `false` by default: a demo whose cells show
@@ -96,8 +110,8 @@ extension Demo {
     /// By default, what the cell shows.
     public func data(for item: String) -> [String: String]? { cell(for: item)?.values }
 
-    public func performReporting(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) -> ActionReport? {
-        try perform(action, parameters: parameters, on: dataSource)
+    public func performReporting(_ action: String, parameters: ActionParameters, on list: ListTransaction) throws(ActionError) -> ActionReport? {
+        try perform(action, parameters: parameters, on: list)
         return nil
     }
 
@@ -115,5 +129,8 @@ extension Demo {
     public func persistentState() -> [String: String] { [:] }
     public func restore(state: [String: String]) {}
     public var persistsList: Bool { true }
+    public var derivesList: Bool { false }
+    public func derivedSnapshot() -> Snapshot<String, String>? { nil }
+    public func didEditList() {}
     public var sharesCellContent: Bool { false }
 }

@@ -189,7 +189,7 @@ public final class DestinationsDemo: Demo {
 
     public func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
 
-    public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+    public func perform(_ action: String, parameters: ActionParameters, on dataSource: ListTransaction) throws(ActionError) {
         switch action {
         case "like", "unlike":
             let id = try post(parameters, in: dataSource)
@@ -220,7 +220,7 @@ public final class DestinationsDemo: Demo {
         }
     }
 
-    private func post(_ parameters: ActionParameters, in dataSource: DiffableDataSource<String, String>) throws(ActionError) -> String {
+    private func post(_ parameters: ActionParameters, in dataSource: ListTransaction) throws(ActionError) -> String {
         let id = try parameters.requiredString("post")
         guard case .post = Row(id), state.withLock({ $0.posts[id] != nil }), dataSource.snapshot().contains(item: id) else {
             throw .snapshot(.unknownItems([id]))
@@ -228,7 +228,7 @@ public final class DestinationsDemo: Demo {
         return id
     }
 
-    private func apply(on dataSource: DiffableDataSource<String, String>, _ change: (inout Snapshot<String, String>) throws(SnapshotError) -> Void) throws(ActionError) {
+    private func apply(on dataSource: ListTransaction, _ change: (inout Snapshot<String, String>) throws(SnapshotError) -> Void) throws(ActionError) {
         var snapshot = dataSource.snapshot()
         do { try change(&snapshot) } catch { throw .snapshot(error) }
         dataSource.apply(snapshot, animatingDifferences: true)

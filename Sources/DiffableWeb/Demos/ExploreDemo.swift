@@ -109,7 +109,7 @@ public final class ExploreDemo: Demo {
         return CellContent(template: "cells/explore-header", values: ["title": section.title, "section": section.rawValue])
     }
 
-    public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+    public func perform(_ action: String, parameters: ActionParameters, on dataSource: ListTransaction) throws(ActionError) {
         guard action == "shuffle" else { throw .unknownAction(action) }
         let name = try parameters.requiredString("section")
         guard let section = Section(rawValue: name) else {

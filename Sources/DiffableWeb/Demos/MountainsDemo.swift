@@ -16,8 +16,7 @@ public final class MountainsDemo: Demo {
             pageTemplate: "demos/mountains",
             cellTemplates: ["cells/mountain"],
             actions: [ActionDescriptor(name: "search", description: "performQuery: show the mountains whose name contains the query, sorted by name",
-                                       parameters: [.init(name: "query", type: "string", required: false, description: "Case-insensitive text; empty shows all")],
-                                       viewOnly: true)],
+                                       parameters: [.init(name: "query", type: "string", required: false, description: "Case-insensitive text; empty shows all")])],
             example: ExampleRequest(action: "search", body: #"{"query":"ben"}"#),
             pageQuery: PageQuery(name: "q", action: "search", parameter: "query"),
             make: { MountainsDemo(shared: shared) })
@@ -25,7 +24,14 @@ public final class MountainsDemo: Demo {
 
     let catalog: MountainCatalog
     let shared: MountainSearchCache
-    let query = Mutex("")
+    /// The list's state: the query it shows, or, once a script edited the items directly
+    /// (`edited`), none: the list is then an ordinary list until the next search.
+    private struct Search: Equatable {
+        var query = ""
+        var edited = false
+    }
+    private let search = Mutex(Search())
+    var query: String { search.withLock { $0.query } }
 
     public convenience init(catalog: MountainCatalog) { self.init(shared: MountainSearchCache(catalog: catalog)) }
 
@@ -85,23 +91,38 @@ public final class MountainsDemo: Demo {
     /// A mountain's cell is the catalog's, the same in every session.
     public var sharesCellContent: Bool { true }
 
-    public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+    public func perform(_ action: String, parameters: ActionParameters, on list: ListTransaction) throws(ActionError) {
         guard action == "search" else { throw .unknownAction(action) }
         let filter = Self.filter(parameters.string("query") ?? "")
-        let previous = query.withLock { query in
-            defer { query = filter }
-            return query
+        let previous = search.withLock { search in
+            defer { search = Search(query: filter) }
+            return search
         }
-        // The step every session typing the same letters makes, diffed once for all of them.
-        if let step = shared.transition(from: previous, to: filter, section: Self.section, current: dataSource.snapshot()) {
-            dataSource.apply(step, animatingDifferences: true)
+        // The step every session typing the same letters makes, diffed once for all of them
+        // (from a list a script edited, there is no shared step: the whole result is applied).
+        if !previous.edited, let step = shared.transition(from: previous.query, to: filter, section: Self.section, current: list.snapshot()) {
+            list.apply(step, animatingDifferences: true)
         } else {
-            dataSource.apply(snapshot(for: filter), animatingDifferences: true)
+            list.apply(snapshot(for: filter), animatingDifferences: true)
         }
     }
 
+    /// The list is its query (until a script edits its items): saved as the query, computed
+    /// again on a restart.
+    public var derivesList: Bool { !search.withLock { $0.edited } }
+
+    public func derivedSnapshot() -> Snapshot<String, String>? {
+        let search = search.withLock { $0 }
+        return search.edited ? nil : snapshot(for: search.query)
+    }
+
+    /// The items are a script's now: no query describes them.
+    public func didEditList() {
+        search.withLock { $0 = Search(query: "", edited: true) }
+    }
+
     public func status(of snapshot: Snapshot<String, String>) -> String {
-        Self.status(count: snapshot.numberOfItems, filter: query.withLock { $0 })
+        Self.status(count: snapshot.numberOfItems, filter: query)
     }
 
     static func status(count: Int, filter: String) -> String {
@@ -113,19 +134,24 @@ public final class MountainsDemo: Demo {
         }
     }
 
-    public func pageValues() -> [String: String] { ["query": query.withLock { $0 }] }
+    public func pageValues() -> [String: String] { ["query": query] }
 
-    public func persistentState() -> [String: String] { ["query": query.withLock { $0 }] }
+    public func persistentState() -> [String: String] {
+        let search = search.withLock { $0 }
+        return search.edited ? ["query": "", "edited": "true"] : ["query": search.query]
+    }
 
     public func restore(state: [String: String]) {
-        if let saved = state["query"] { query.withLock { $0 = Self.filter(saved) } }
+        guard let saved = state["query"] else { return }
+        search.withLock { $0 = Search(query: Self.filter(saved), edited: state["edited"] == "true") }
     }
 
     /// `?q=` of the no-JavaScript search form, shown without being written.
     public func pagePreview(query parameters: [String: String]) -> PagePreview? {
         guard let text = parameters["q"] else { return nil }
         let filter = Self.filter(text)
-        guard filter != query.withLock({ $0 }) else { return nil }
+        let current = search.withLock { $0 }
+        guard current.edited || filter != current.query else { return nil }
         let snapshot = snapshot(for: filter)
         return PagePreview(snapshot: snapshot, status: Self.status(count: snapshot.numberOfItems, filter: filter),
                            values: ["query": filter], action: "search", parameters: ["query": filter])

@@ -98,11 +98,11 @@ public final class NumbersDemo: Demo {
 
     /// The actions work on the current snapshot — the single source of truth, which a script
     /// may have changed with snapshot operations — reading and applying it atomically.
-    public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+    public func perform(_ action: String, parameters: ActionParameters, on dataSource: ListTransaction) throws(ActionError) {
         _ = try performReporting(action, parameters: parameters, on: dataSource)
     }
 
-    public func performReporting(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) -> ActionReport? {
+    public func performReporting(_ action: String, parameters: ActionParameters, on dataSource: ListTransaction) throws(ActionError) -> ActionReport? {
         if action == "reorder" { return try reorder(parameters, on: dataSource) }
         try dataSource.update(animatingDifferences: true) { snapshot throws(ActionError) in
             let items = snapshot.itemIdentifiers
@@ -175,7 +175,7 @@ public final class NumbersDemo: Demo {
 
     /// A person's reorder, as UIKit runs one: `canReorderItem`, then `willReorder` and
     /// `didReorder` around the apply of the transaction's final snapshot.
-    func reorder(_ parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) -> ActionReport {
+    func reorder(_ parameters: ActionParameters, on dataSource: ListTransaction) throws(ActionError) -> ActionReport {
         let item = try parameters.requiredString("item")
         let items = dataSource.snapshot().itemIdentifiers
         guard let from = items.firstIndex(of: item) else {

@@ -85,7 +85,7 @@ public final class URLStreamDemo: Demo {
 
     public func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
 
-    public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+    public func perform(_ action: String, parameters: ActionParameters, on dataSource: ListTransaction) throws(ActionError) {
         switch action {
         case "pause":
             state.withLock { state in
@@ -115,7 +115,7 @@ public final class URLStreamDemo: Demo {
 
     /// The seed's sink: delete the items of `main`, append the new ones, apply animated. A
     /// duplicate in `batch` throws (naming it) before anything is applied.
-    func replace(with batch: [String], on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+    func replace(with batch: [String], on dataSource: ListTransaction) throws(ActionError) {
         var snapshot = dataSource.snapshot()
         if snapshot.indexOfSection(Self.section) == nil { try? snapshot.appendSections([Self.section]) }
         do {

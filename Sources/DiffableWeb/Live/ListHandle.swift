@@ -12,13 +12,14 @@ public final class ListHandle: Sendable {
 
     init(_ list: LiveList) { self.list = list }
 
-    /// Runs `body` alone among the list's writers, with its data source (apply there).
+    /// Runs `body` alone among the list's writers, with the write's transaction (apply there;
+    /// it is over once `body` returns).
     /// - Returns: `false` when the list is gone (nothing ran), or the write failed: an apply
     ///   that would pass the list limits (100,000 items, 1,000 sections) changes nothing.
     @discardableResult
-    public func write(_ body: @escaping @Sendable (DiffableDataSource<String, String>) -> Void) async -> Bool {
+    public func write(_ body: @escaping @Sendable (ListTransaction) -> Void) async -> Bool {
         guard let list else { return false }
-        return (try? await list.exclusive { body(list.dataSource) }) != nil
+        return (try? await list.exclusive { body($0) }) != nil
     }
 
     /// Streams following the list now.

@@ -19,8 +19,7 @@ extension LiveList {
         stream.onClose { [weak self, weak stream] _ in
             guard let self, let stream else { return }
             let closed = self.state.withLock { state -> (count: Int, id: String)? in
-                guard let follower = state.followers.removeValue(forKey: ObjectIdentifier(stream)) else { return nil }
-                state.byStreamID[follower.id] = nil
+                guard let follower = state.followers.remove(stream) else { return nil }
                 return (state.followers.count, follower.id)
             }
             guard let closed else { return }
@@ -34,10 +33,7 @@ extension LiveList {
 
     /// Closes every stream (their clients reconnect and resync).
     func closeStreams() {
-        let followers = state.withLock { state in
-            defer { state.followers.removeAll(); state.byStreamID.removeAll() }
-            return Array(state.followers.values)
-        }
+        let followers = state.withLock { $0.followers.removeAll() }
         for follower in followers { follower.stream.close() }
         guard !followers.isEmpty else { return }
         demo.streamCountDidChange(0)
@@ -46,47 +42,59 @@ extension LiveList {
 
     /// Sends a comment to every stream, so proxies keep idle connections open.
     func heartbeat() {
-        let streams = state.withLock { $0.followers.values.map(\.stream) }
+        let streams = state.withLock { $0.followers.streams }
         for stream in streams { _ = stream.heartbeat() }
     }
 
+    /// In the writer: the stream's first events are built outside the state lock (they ask
+    /// the demo for cells), then the stream joins the followers.
     private func open(_ stream: EventStream, window requested: StreamWindow?, lastEventID: String?) {
+        guard stream.isOpen else { return }
         let (version, snapshot) = dataSource.versionedSnapshot()
-        let (sends, count, held, streamID) = state.withLock { state -> ([Send], Int, [String: WireFrame], String) in
-            guard stream.isOpen else { return ([], 0, [:], "") }
+        let (window, missed, windowSequence) = state.withLock { state -> (StreamWindow, [LoggedEvent]?, Int) in
             let window = requested ?? StreamWindow(container: state.container, top: 0)
-            var follower = Follower(stream: stream, id: RandomHex.digits(16), window: window, version: version)
-            let layout = layout(version: version, snapshot: snapshot, container: window.container, in: &state)
-            var sends: [Send] = []
-            if let lastEventID, let id = epoch.parse(lastEventID), let missed = missedEvents(after: id, version: version, state: state) {
-                for event in missed { sends.append((stream, event.name, epoch.wire(event.id), event.data)) }
-                state.windowSequence += 1
-                let update = WindowUpdate(layout: layout, rect: window.rect, held: [:]) { wireCell($0, in: snapshot).html }
-                let eventID = EventID(version: version, layout: state.windowSequence)
-                sends.append((stream, "window", epoch.wire(eventID),
-                              EventData(windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: true))))
-                follower.held = update.held
-            } else {
-                let cells = layout.cells(in: window.rect)
-                for cell in cells { follower.held[cell.id] = WireFrame(cell.frame) }
-                let json = snapshotEventJSON(version: version, streamID: follower.id, snapshot: snapshot, layout: layout,
-                                             cells: cells.map { wireCell($0, in: snapshot) })
-                sends.append((stream, "snapshot", epoch.wire(currentID(version, state)), EventData(json)))
-            }
-            follower.signature = WindowUpdate.signature(of: follower.held)
-            state.followers[ObjectIdentifier(stream)] = follower
-            state.byStreamID[follower.id] = ObjectIdentifier(stream)
-            // The headers and footers as this client now has them: the next apply compares
-            // with these. (While nobody follows, applies record nothing, so without this the
-            // first change after a stream opens would find no earlier HTML and send no update:
-            // a header's count would stay stale until the change after.)
-            for cell in layout.supplementaryCells { state.supplementaryHTML[cell.id] = wireCell(cell, in: snapshot).html }
-            return (sends, state.followers.count, follower.held, follower.id)
+            guard let lastEventID, let id = epoch.parse(lastEventID) else { return (window, nil, state.windowSequence) }
+            return (window, missedEvents(after: id, version: version, state: state), state.windowSequence)
         }
-        send(sends)
-        guard count > 0 else { return }
+        var follower = Follower(stream: stream, id: RandomHex.digits(16), window: window, version: version)
+        let layout = layout(version: version, snapshot: snapshot, container: window.container)
+        var sends: [Send] = []
+        var sequence = windowSequence
+        if let missed {
+            for event in missed { sends.append((stream, event.name, epoch.wire(event.id), event.data)) }
+            sequence += 1
+            let update = WindowUpdate(layout: layout, rect: window.rect, held: [:]) { wireCell($0, in: snapshot).html }
+            sends.append((stream, "window", epoch.wire(EventID(version: version, layout: sequence)),
+                          EventData(WindowEvent.json(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: true))))
+            follower.held = update.held
+        } else {
+            let cells = layout.cells(in: window.rect)
+            for cell in cells { follower.held[cell.id] = WireFrame(cell.frame) }
+            let json = snapshotEventJSON(version: version, streamID: follower.id, snapshot: snapshot, layout: layout,
+                                         cells: cells.map { wireCell($0, in: snapshot) })
+            sends.append((stream, "snapshot", epoch.wire(EventID(version: version, layout: sequence)), EventData(json)))
+        }
+        follower.signature = WindowUpdate.signature(of: follower.held)
+        // The headers and footers as this client now has them: the next apply compares with
+        // these. (While nobody follows, applies record nothing, so without this the first
+        // change after a stream opens would find no earlier HTML and send no update: a
+        // header's count would stay stale until the change after.)
+        let supplementaries = layout.supplementaryCells.map { ($0.id, wireCell($0, in: snapshot).html) }
+        let count = state.withLock { state -> Int in
+            state.windowSequence = sequence
+            state.followers.insert(follower)
+            for (id, html) in supplementaries { state.supplementaryHTML[id] = html }
+            return state.followers.count
+        }
+        outbox.send(sends)
+        // A stream that closed while its first event was built: its close handler found no
+        // follower to forget, so it is forgotten here.
+        if !stream.isOpen {
+            state.withLock { _ = $0.followers.remove(stream) }
+            return
+        }
         demo.streamCountDidChange(count)
-        reportWindows([(streamID, held)], snapshot: snapshot)
+        reportWindows([(follower.id, follower.held)], snapshot: snapshot)
     }
 
     /// Tells a demo that observes windows what they hold now (outside the state lock).
@@ -120,29 +128,30 @@ extension LiveList {
         return missed.contains { $0.name != "changeset" } ? nil : missed
     }
 
+    /// In the writer: the window's event is built outside the state lock.
     private func sendWindow(streamID: String, window: StreamWindow) -> Bool {
         let (version, snapshot) = dataSource.versionedSnapshot()
-        let result = state.withLock { state -> (found: Bool, sends: [Send], held: [String: WireFrame]) in
-            guard let key = state.byStreamID[streamID], var follower = state.followers[key] else { return (false, [], [:]) }
-            guard follower.window != window else { return (true, [], [:]) }
-            // A new size may change the content size even when no held cell moves (a resize
-            // while scrolled past the end): the client's scrollbar must follow, so it is told.
-            let resized = follower.window.container != window.container
-            follower.window = window
-            let layout = layout(version: version, snapshot: snapshot, container: window.container, in: &state)
-            let update = WindowUpdate(layout: layout, rect: window.rect, held: follower.held) { wireCell($0, in: snapshot).html }
-            follower.held = update.held
-            follower.signature = WindowUpdate.signature(of: update.held)
-            state.followers[key] = follower
-            guard resized || !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty else { return (true, [], [:]) }
+        guard var follower = state.withLock({ $0.followers.follower(streamID: streamID) }) else { return false }
+        guard follower.window != window else { return true }
+        // A new size may change the content size even when no held cell moves (a resize
+        // while scrolled past the end): the client's scrollbar must follow, so it is told.
+        let resized = follower.window.container != window.container
+        follower.window = window
+        let layout = layout(version: version, snapshot: snapshot, container: window.container)
+        let update = WindowUpdate(layout: layout, rect: window.rect, held: follower.held) { wireCell($0, in: snapshot).html }
+        follower.held = update.held
+        follower.signature = WindowUpdate.signature(of: update.held)
+        let changed = resized || !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty
+        let sequence = state.withLock { state -> Int? in
+            guard state.followers.update(follower) else { return nil }  // closed meanwhile
+            guard changed else { return nil }
             state.windowSequence += 1
-            let json = windowJSON(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: false)
-            return (true, [(follower.stream, "window", epoch.wire(EventID(version: version, layout: state.windowSequence)), EventData(json))], update.held)
+            return state.windowSequence
         }
-        send(result.sends)
-        if !result.sends.isEmpty { reportWindows([(streamID, result.held)], snapshot: snapshot) }
-        return result.found
+        guard let sequence else { return true }
+        let json = WindowEvent.json(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: false)
+        outbox.send([(follower.stream, "window", epoch.wire(EventID(version: version, layout: sequence)), EventData(json))])
+        reportWindows([(streamID, update.held)], snapshot: snapshot)
+        return true
     }
-
-    private func currentID(_ version: Int, _ state: State) -> EventID { EventID(version: version, layout: state.windowSequence) }
 }

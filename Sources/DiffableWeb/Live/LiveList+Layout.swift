@@ -1,18 +1,14 @@
 import CompositionalLayout
 import DiffableDataSources
 
-// The layout cache (per version and viewport) and the cells laid out with their HTML.
+// Layouts of the list (kept in its LayoutCache) and the cells laid out with their HTML.
 extension LiveList {
-    func layout(version: Int, snapshot: Snapshot<String, String>, container: LayoutContainer, in state: inout State) -> ListLayout {
-        if state.layoutsVersion != version {
-            state.layouts.removeAll(keepingCapacity: true)
-            state.layoutsVersion = version
+    /// The list at `version` laid out for `container` (cached per version and viewport, made
+    /// outside every lock: it asks the demo for its layout).
+    func layout(version: Int, snapshot: Snapshot<String, String>, container: LayoutContainer) -> ListLayout {
+        layouts.layout(version: version, container: container) {
+            ListLayout(snapshot: snapshot, layout: demo.layout(), container: container)
         }
-        if let cached = state.layouts[container] { return cached }
-        let layout = ListLayout(snapshot: snapshot, layout: demo.layout(), container: container)
-        if state.layouts.count >= 8 { state.layouts.removeAll(keepingCapacity: true) }
-        state.layouts[container] = layout
-        return layout
     }
 
     /// A cell with its frame and HTML (rendered once per content, shared by every session).
@@ -20,5 +16,11 @@ extension LiveList {
         let content = cell.kind == .item ? demo.cell(for: cell.id) : demo.supplementary(kind: cell.kind, section: cell.section, in: snapshot)
         return WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index, frame: WireFrame(cell.frame),
                         html: content.map(renderer.cell) ?? "")
+    }
+
+    /// A `snapshot` event for a stream: the list's identifiers and the window's cells.
+    func snapshotEventJSON(version: Int, streamID: String, snapshot: Snapshot<String, String>, layout: ListLayout, cells: [WireCell]) -> String {
+        SnapshotEvent.json(version: version, streamID: streamID, snapshot: snapshot, layout: layout, cells: cells,
+                           status: demo.status(of: snapshot), details: demo.details(of: snapshot), state: demo.pageValues())
     }
 }

@@ -18,7 +18,7 @@ extension LiveList {
     /// The current snapshot laid out for `container` (cached per version and viewport).
     func layout(for container: LayoutContainer) -> ListLayout {
         let (version, snapshot) = dataSource.versionedSnapshot()
-        return state.withLock { layout(version: version, snapshot: snapshot, container: container, in: &$0) }
+        return layout(version: version, snapshot: snapshot, container: container)
     }
 
     /// Cells meeting `rect` with their HTML, in document order (for server-rendered pages).

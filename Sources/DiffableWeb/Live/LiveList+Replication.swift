@@ -17,10 +17,17 @@ extension LiveList {
         }
         _ = try? await writer.run {
             guard !self.isRetired else { return }
+            let ticket = self.outbox.hold()
             do {
-                guard let missed = try await storage.store.catchUp(storage.key, from: self.position) else { return }
-                try self.catchUp(missed)
+                if let missed = try await storage.store.catchUp(storage.key, from: self.position) {
+                    try self.catchUp(missed)
+                    let replicated = self.collected.withLock { updates in defer { updates.removeAll() }; return updates }
+                    self.commit(self.publish(replicated: replicated, own: [], derived: false), ticket: ticket)
+                }
+                self.outbox.ready(ticket)  // saved already, by the process that wrote it
             } catch {
+                self.outbox.discard(ticket)
+                self.collected.withLock { $0.removeAll() }
                 self.retire(because: "\(error)", storage: storage)
             }
         }
@@ -41,13 +48,11 @@ extension LiveList {
         case .list(let stored):
             // Another run of the list (another epoch), or more than the store keeps: this copy
             // is retired and made again from the store.
-            guard stored.epoch == epoch.value else { throw ListStoreError.replaced }
-            (version, state, events, snapshot) = (stored.version, stored.state, stored.events, try stored.snapshot())
+            guard stored.epoch == epoch.value, let computed = Self.snapshot(of: stored, for: demo) else { throw ListStoreError.replaced }
+            (version, state, events, snapshot) = (stored.version, stored.state, stored.events, computed)
         }
         guard version > dataSource.version else { return }
         demo.restore(state: state)
-        replicating.store(true, ordering: .releasing)
-        defer { replicating.store(false, ordering: .releasing) }
         dataSource.apply(snapshot, asVersion: version)
         self.state.withLock { state in
             for event in events where event.version > (state.log.latest?.version ?? 0) {

@@ -2,52 +2,87 @@ import CompositionalLayout
 import DiffableDataSources
 import Synchronization
 
-// The write gate: every change runs alone through the list's one writer, is kept within the
-// list limits, and is saved before it returns (see the type's documentation).
+// A write, start to save: alone through the list's writer, with a transaction as its only
+// handle to the data source, kept within the list limits, published once it has returned, and
+// saved before it answers (see the type's documentation).
 extension LiveList {
-    /// Runs a write alone among this list's writers.
-    func exclusive<T: Sendable>(_ body: @Sendable () throws -> T) async throws -> T {
+    /// Runs a write (a demo's own, through its ``ListHandle``).
+    func exclusive<T: Sendable>(_ body: @Sendable (ListTransaction) throws -> T) async throws -> T {
         try await write(body)
     }
 
+    /// Runs a script's write of the list's items (`PUT …/snapshot`, operations): a list derived
+    /// from its demo's state becomes an ordinary list (``Demo/didEditList()``).
+    func edit<T: Sendable>(_ body: @Sendable (ListTransaction) throws -> T) async throws -> T {
+        try await write(edit: true, body)
+    }
+
     /// The one way a change reaches the data source: alone among this list's writers (and, on
-    /// a shared store, among every process's, caught up first with what the others wrote), and
-    /// saved before it returns, so before its request is answered. Its events go out once it
-    /// is saved, in version order with every other event (``outbox``).
+    /// a shared store, among every process's, caught up first with what the others wrote);
+    /// published once `body` has returned; saved before it returns, so before its request is
+    /// answered. Its events go out once it is saved, in version order with every other event.
     ///
-    /// On the embedded store the save is a group commit: the writer hands the change to the
-    /// store's committer and lets the next writer in while it commits; changes that queue up
-    /// meanwhile commit together. A view-only change (a search) is saved within 250 ms instead
-    /// (not on a shared store: there every change is saved before the next one is applied).
-    /// - Throws: ``ListStoreError`` when the save failed: the list is then retired, and its
-    ///   session makes it again from what the store has.
-    private func write<T: Sendable>(_ body: @Sendable () throws -> T) async throws -> T {
-        // A refusal (`body` throws) is the caller's answer, but whatever `body` applied before
-        // it threw is saved and shown like any change: the data source did change.
-        typealias Commit = (ticket: Int, receipt: SaveReceipt, storage: ListStorage)
-        let (result, commit) = try await writer.run { () async throws -> (Result<T, any Error>, Commit?) in
+    /// On the embedded store the save is a group commit: the write hands its change to the
+    /// store's thread and lets the next writer in while it commits; changes that queue up
+    /// meanwhile commit together.
+    /// - Throws: what `body` threw (whatever it applied before is saved and shown like any
+    ///   change: the data source did change), or ``ListStoreError`` when the save failed: the
+    ///   list is then retired, and its session makes it again from what the store has.
+    private func write<T: Sendable>(edit: Bool = false, _ body: @Sendable (ListTransaction) throws -> T) async throws -> T {
+        typealias Saving = (ticket: EventOutbox<Send>.Ticket, receipt: SaveReceipt, storage: ListStorage)
+        let (result, saving) = try await writer.run { () async throws -> (Result<T, any Error>, Saving?) in
             guard !self.isRetired else { throw ListStoreError.retired }
-            guard let storage = self.storage else { return (Result { try self.admitted(body) }, nil) }
-            return try await self.holdingEvents(storage) { ticket in
-                let (result, receipt) = try await storage.store.write(storage.key, from: self.position, { missed in
-                    if let missed { try self.catchUp(missed) }
-                    let result = Result { try self.admitted(body) }
-                    return (result, self.takePendingWrite())
-                }, undo: {})
+            let ticket = self.outbox.hold()
+            guard let storage = self.storage else {
+                let (result, publication) = try self.run(body, edit: edit, missed: nil)
+                self.commit(publication, ticket: ticket)
+                self.outbox.ready(ticket)
+                return (result, nil)
+            }
+            let before = UndoPoint(self)
+            do {
+                let ((result, publication), receipt) = try await storage.store.write(storage.key, from: self.position, { missed in
+                    let (result, publication) = try self.run(body, edit: edit, missed: missed)
+                    return ((result, publication), self.storedWrite(of: publication))
+                }, undo: { before.restore(self) })
+                self.commit(publication, ticket: ticket)
                 return (result, (ticket, receipt, storage))
+            } catch {
+                self.outbox.discard(ticket)
+                self.collected.withLock { $0.removeAll() }
+                // Changed but not saved: nobody is told, and the list is made again from the store.
+                if self.dataSource.version != before.version || error is ListStoreError {
+                    self.retire(because: "\(error)", storage: storage)
+                }
+                throw error as? ListStoreError ?? ListStoreError.saveFailed("\(error)")
             }
         }
-        if let (ticket, receipt, storage) = commit {
+        if let (ticket, receipt, storage) = saving {
             do {
                 try await receipt.wait()
-                markReady(ticket)
+                outbox.ready(ticket)
             } catch {
-                discard(ticket)
+                outbox.discard(ticket)
                 retire(because: "\(error)", storage: storage)
                 throw ListStoreError.saveFailed("\(error)")
             }
         }
         return try result.get()
+    }
+
+    /// Catches up (when given what another process wrote), runs `body` in a transaction that
+    /// ends when it returns, and publishes what both applied.
+    /// - Throws: only when the catch-up failed (the list was made again by another process).
+    private func run<T>(_ body: (ListTransaction) throws -> T, edit: Bool, missed: ListCatchUp?) throws
+        -> (Result<T, any Error>, Publication) {
+        if let missed { try catchUp(missed) }
+        let replicated = collected.withLock { updates in defer { updates.removeAll() }; return updates }
+        let transaction = ListTransaction(dataSource)
+        let result = Result { try admitted { try body(transaction) } }
+        transaction.end()
+        let own = collected.withLock { updates in defer { updates.removeAll() }; return updates }
+        if edit, !own.isEmpty { demo.didEditList() }
+        return (result, publish(replicated: replicated, own: own, derived: storage != nil && demo.derivesList))
     }
 
     /// Runs a write's `body` and, when the data source refused one of its applies (it would
@@ -64,38 +99,11 @@ extension LiveList {
         return try result.get()
     }
 
-    /// Runs `body` with this write's events held in the outbox under a ticket that `body`
-    /// releases once the change is saved (or hands on). `body` throws only what the store
-    /// threw: then the list is retired if this write changed it (its events are dropped:
-    /// nobody is told of a change that is not saved).
-    private func holdingEvents<T: Sendable>(_ storage: ListStorage, _ body: (_ ticket: Int) async throws -> T) async throws -> T {
-        let ticket = hold()
-        applied.store(false, ordering: .releasing)
-        holdingEvents.store(true, ordering: .releasing)
-        do {
-            let value = try await body(ticket)
-            holdingEvents.store(false, ordering: .releasing)
-            seal(ticket)
-            return value
-        } catch {
-            holdingEvents.store(false, ordering: .releasing)
-            // Changes another process made (a catch-up) are saved already; this write's are not.
-            if error is ListStoreError || applied.load(ordering: .acquiring) {
-                discard(ticket)
-                retire(because: "\(error)", storage: storage)
-                throw error as? ListStoreError ?? ListStoreError.saveFailed("\(error)")
-            }
-            // Nothing of this write to save (a store that could not be read before it ran).
-            release(ticket)
-            throw error as? ListStoreError ?? ListStoreError.saveFailed("\(error)")
-        }
-    }
-
     /// Runs a demo action. A `seq` not newer than the newest one applied for the same
     /// `client` is ignored (the last keystroke wins).
     /// - Returns: the version after the action.
     func perform(_ action: String, parameters: ActionParameters, client: String, seq: Int?) async throws -> (version: Int, report: ActionReport?) {
-        return try await write {
+        try await write { list in
             if let seq {
                 let stale = self.state.withLock { state -> Bool in
                     if let last = state.newestSeq[client], seq <= last { return true }
@@ -103,15 +111,38 @@ extension LiveList {
                     state.newestSeq[client] = seq
                     return false
                 }
-                if stale { return (self.dataSource.version, nil) }
+                if stale { return (list.version, nil) }
             }
-            let report = try self.demo.performReporting(action, parameters: parameters, on: self.dataSource)
-            return (self.dataSource.version, report)
+            let report = try self.demo.performReporting(action, parameters: parameters, on: list)
+            return (list.version, report)
         }
     }
 
     /// Sets the viewport of pages and of streams that report none.
     func setViewport(_ container: LayoutContainer) {
         state.withLock { $0.container = container }
+    }
+}
+
+/// The list as a write found it, for a store that undoes an optimistic write (another process
+/// wrote first): the snapshot and version, the demo's state and what the saves left behind.
+struct UndoPoint: Sendable {
+    let version: Int
+    let snapshot: Snapshot<String, String>
+    let demoState: [String: String]
+    let saving: SaveState
+
+    init(_ list: LiveList) {
+        (version, snapshot) = list.dataSource.versionedSnapshot()
+        demoState = list.demo.persistentState()
+        saving = list.saving.withLock { $0 }
+    }
+
+    func restore(_ list: LiveList) {
+        list.dataSource.restore(snapshot, version: version)
+        list.demo.restore(state: demoState)
+        list.saving.withLock { $0 = saving }
+        list.collected.withLock { $0.removeAll() }
+        list.layouts.removeAll()  // the undone version's number will be used again
     }
 }

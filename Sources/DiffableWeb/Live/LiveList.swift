@@ -8,13 +8,15 @@ import Synchronization
 /// One demo's list in one session: its data source, the streams following it with their
 /// windows, and the log of recent events.
 ///
-/// # One writer
-/// Every change — an action, an API write, a stream that opens, a window that moves — runs
-/// alone through ``writer``, the list's one serialized writer (an async gate: a waiting writer
-/// suspends, it does not park a thread). The data source is the one source of truth for the
-/// snapshot and its version; nothing here keeps a copy. An apply arrives in ``didApply(_:)``,
-/// which builds each stream's event under the state lock and sends after releasing it: the
-/// writer gate keeps events in version order.
+/// # One writer, events after the write
+/// Every change (an action, a script's write, a demo's own write, a stream that opens, a
+/// window that moves) runs alone through ``writer``, the list's one serializer. A write gets a
+/// ``ListTransaction``, the only handle to the data source while it runs; the data source's
+/// observer only collects what each apply changed. Once the write has returned, outside every
+/// lock of the data source's and ours, the updates become events (`+Publishing`): the logged
+/// event, the change to save, and each stream's event. The store saves the change its own way
+/// (``SessionStore/write(_:from:_:undo:)``), and the ``EventOutbox`` sends the events in
+/// version order once it is saved. No demo code runs under a lock of ours.
 ///
 /// # What an event costs
 /// The identifiers of the change (shared by every stream, rendered once), plus, per group of
@@ -22,16 +24,14 @@ import Synchronization
 /// overscan, laid out by ``ListLayout`` without walking the list. See docs/protocol.md.
 /// When the change is a shared step (`DataSourceUpdate.transition`: every session typing the
 /// same letters), the identifiers, and for demos whose cells are the same in every session the
-/// windows too, are made once for all the lists that make it (``TransitionCache``); a stream
-/// then costs its event's head and copies of shared bytes (`SharedEventBytes`).
+/// windows too, are made once for all the lists that make it (``TransitionCache``).
 ///
 /// # Where things are
 /// This file holds the list's state and how it is made. One file per concern extends it:
-/// `+Reading` (reads and their caches), `+Writing` (the write gate), `+Outbox` (events in
-/// version order once saved, and their delivery), `+Saving` (what a write saves, checkpoints,
-/// deferred saves, retiring), `+Replication` (catching up with a shared store), `+Followers`
-/// (streams and their windows), `+Events` (an apply becomes events), `+Layout` (the layout
-/// cache and cells), `+WireJSON` (the events' JSON).
+/// `+Reading` (reads and their caches), `+Writing` (a write, start to save), `+Publishing` (a
+/// write's updates become events), `+Saving` (what a write saves, checkpoints, retiring),
+/// `+Replication` (catching up with a shared store), `+Followers` (streams and their windows),
+/// `+Layout` (cells with their HTML), `+WireJSON` (the events' JSON).
 final class LiveList: Sendable {
     let descriptor: DemoDescriptor
     let demo: any Demo
@@ -41,78 +41,47 @@ final class LiveList: Sendable {
     let epoch: ListEpoch
     /// Where the list is saved (`nil`: memory only, or a demo that keeps nothing).
     let storage: ListStorage?
-    /// Changes applied but not yet saved, and the events held back until they are.
-    let pending = Mutex(PendingWrites())
-    /// Set by a write while it runs: events wait for the save (``write(viewOnly:_:)``).
-    let holdingEvents = Atomic(false)
-    /// Set while changes another process made are applied: they are saved already.
-    let replicating = Atomic(false)
-    /// Set when the running write applied a change of its own (not a catch-up).
-    let applied = Atomic(false)
-    /// Set once a save failed or another process replaced the list: it takes no more writes
-    /// (its session makes it again from the store).
-    let retired = Atomic(false)
-    /// The one serialized writer (see the type's documentation).
-    let writer = AsyncGate()
+    /// The one serializer of the list's writes.
+    let writer = ListWriter()
+    /// Events waiting for their writes' saves, sent in version order.
+    let outbox = EventOutbox<Send>(deliver: LiveList.deliver)
+    /// The layouts of the current version, by viewport.
+    let layouts = LayoutCache()
+    /// What the applies of the running write changed, in order (the data source's observer
+    /// adds to it; the write takes it once its body has returned).
+    let collected = Mutex<[DataSourceUpdate<String, String>]>([])
+    /// What the saves so far left behind (the checkpoint policy, the state last saved).
+    let saving = Mutex(SaveState())
 
-    /// A stream and what its client holds.
-    struct Follower: Sendable {
-        let stream: EventStream
-        let id: String
-        var window: StreamWindow
-        var held: [String: WireFrame] = [:]
-        var signature = 0
-        /// The newest version the client has; older events are not sent to it.
-        var version: Int
-    }
-
-    /// Events waiting for their changes to be saved, in the order they were made.
-    struct Outbox: Sendable {
-        var entries: [(ticket: Int, sends: [Send], ready: Bool)] = []
-        var next = 0
-    }
-    let outbox = Mutex(Outbox())
-
-    /// Changes applied since the last save, and (while a write runs) its events.
-    struct PendingWrites: Sendable {
-        var changes: [StoredChange] = []
-        var sends: [Send] = []
-        /// Changeset bytes since the last checkpoint (see ``takePendingWrite()``).
-        var bytesSinceCheckpoint = 0
-        var checkpointDue = false
-        /// The demo state last saved (`nil`: unknown, save it).
-        var savedState: [String: String]?
-    }
+    typealias Follower = Followers.Follower
 
     struct State: Sendable {
         var log: EventLog
-        var followers: [ObjectIdentifier: Follower] = [:]
-        var byStreamID: [String: ObjectIdentifier] = [:]
+        var followers = Followers()
         /// The viewport of pages and of streams that name none (the last one reported).
         var container: LayoutContainer
         /// The newest `seq` applied per client, so a late keystroke never overwrites a newer one.
         var newestSeq: [String: Int] = [:]
-        /// Layouts of the current version, by viewport.
-        var layouts: [LayoutContainer: ListLayout] = [:]
-        var layoutsVersion = -1
         /// Window events since the current version (the `.n` of their ids).
         var windowSequence = 0
         /// The HTML each header or footer had at the last apply (to send only real changes).
         var supplementaryHTML: [String: String] = [:]
         /// `GET …/snapshot`'s body for one version: repeated reads cost a copy.
         var snapshotBody: (version: Int, json: [UInt8])?
+        /// Set once a save failed or another process replaced the list: it takes no more
+        /// writes (its session makes it again from the store).
+        var retired = false
     }
 
-    /// An event for one stream, built under the state lock and sent outside it.
+    /// An event for one stream, built after its write and sent by the outbox.
     typealias Send = (stream: EventStream, name: String, id: String, data: EventData)
 
     let state: Mutex<State>
-    /// Off while the initial snapshot is applied: nobody follows the list yet, so no event is built.
-    let publishing = Atomic(false)
 
     /// A list with its demo's initial snapshot (version 1), or, with `restoring`, the list as
     /// it was saved (by a previous run of the server, or another process on a shared store):
-    /// the same snapshot, version, epoch, demo state and recent events.
+    /// the same snapshot, version, epoch, demo state and recent events. A derived list
+    /// (``StoredList/derived``) is computed again from its saved demo state.
     init(descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int,
          restoring stored: StoredList? = nil, storage: ListStorage? = nil) {
         self.descriptor = descriptor
@@ -121,27 +90,27 @@ final class LiveList: Sendable {
         self.state = Mutex(State(log: EventLog(capacity: logCapacity), container: container))
         let demo = self.demo
         let restored = stored.flatMap { stored -> (Snapshot<String, String>, StoredList)? in
-            guard demo.persistsList, stored.version >= 1, let snapshot = try? stored.snapshot() else { return nil }
-            demo.restore(state: stored.state)
-            return (snapshot, stored)
+            guard demo.persistsList, stored.version >= 1 else { return nil }
+            return Self.snapshot(of: stored, for: demo).map { ($0, stored) }
         }
         epoch = restored.map { ListEpoch(value: $0.1.epoch) } ?? ListEpoch.random()
-        if let (_, stored) = restored { pending.withLock { $0.savedState = stored.state } }
+        if let (_, stored) = restored {
+            saving.withLock { $0.saved(state: stored.state, derived: stored.derived) }
+        }
         self.storage = demo.persistsList ? storage : nil
-        dataSource.addObserver { [weak self] update in self?.didApply(update) }
         if let (snapshot, stored) = restored {
             dataSource.restore(snapshot, version: stored.version)
         } else {
             dataSource.apply(demo.initialSnapshot(), animatingDifferences: false)
         }
+        // From here on every apply is a write's: the observer collects it for the write.
+        dataSource.addObserver { [weak self] update in self?.collected.withLock { $0.append(update) } }
         // The list limits, for every write from here on, whoever makes it (``admitted(_:)``).
         dataSource.admission = { APILimits.sizeFailure(of: $0) }
-        publishing.store(true, ordering: .releasing)
         // Nobody can have missed the first apply (a first stream gets a snapshot): the log keeps
         // only its version, as the point replays start from; a restored list keeps its events.
         let first = dataSource.version
         state.withLock { state in
-            state.log = EventLog(capacity: logCapacity)
             let events = restored?.1.events.filter { $0.version <= first } ?? []
             if events.isEmpty {
                 state.log.append(LoggedEvent(id: EventID(version: first), name: "origin", data: "{}"))
@@ -149,6 +118,18 @@ final class LiveList: Sendable {
                 for event in events { state.log.append(LoggedEvent(id: EventID(version: event.version), name: event.name, data: event.data)) }
             }
         }
+    }
+
+    /// A saved list's snapshot: its identifiers, or, for a derived list, what its demo computes
+    /// from the saved state (which the demo takes back first). `nil` when it cannot be read.
+    static func snapshot(of stored: StoredList, for demo: any Demo) -> Snapshot<String, String>? {
+        if stored.derived {
+            demo.restore(state: stored.state)
+            return demo.derivedSnapshot()
+        }
+        guard let snapshot = try? stored.snapshot() else { return nil }
+        demo.restore(state: stored.state)
+        return snapshot
     }
 
     /// Hands the demo its ``ListHandle`` (it may start writing: a publisher, image loads). Called
@@ -160,13 +141,20 @@ final class LiveList: Sendable {
     /// The list as it is saved when first made.
     var storedForm: StoredList {
         let (version, snapshot) = dataSource.versionedSnapshot()
+        let derived = demo.derivesList
         return StoredList(demo: descriptor.name, version: version, epoch: epoch.value,
-                          sections: StoredList.sections(of: snapshot), state: demo.persistentState())
+                          sections: derived ? [] : StoredList.sections(of: snapshot), state: demo.persistentState(), derived: derived)
     }
 
     /// Whether the list is saved (a store is configured and the demo keeps its list).
     var isStored: Bool { storage != nil }
 
-    /// Whether the list takes writes (see ``retired``).
-    var isRetired: Bool { retired.load(ordering: .acquiring) }
+    /// Whether the list takes writes (see ``State/retired``).
+    var isRetired: Bool { state.withLock { $0.retired } }
+
+    /// Sends events to their streams (by the outbox, in order). A stream that closed is
+    /// forgotten by its own close handler (``attach(_:window:lastEventID:)``).
+    static func deliver(_ sends: [Send]) {
+        for send in sends { _ = send.stream.send(event: send.name, id: send.id, data: send.data) }
+    }
 }

@@ -214,8 +214,8 @@ extension WebApp {
     /// and streams nothing.
     private func apply(_ list: LiveList, ifVersion: Int?, animating: Bool,
                        _ change: @escaping @Sendable (inout Snapshot<String, String>) throws(APIFailure) -> Void) async throws -> Response {
-        let update = try await list.exclusive {
-            try list.dataSource.update(ifVersion: ifVersion, animatingDifferences: animating, change)
+        let update = try await list.edit { transaction in
+            try transaction.update(ifVersion: ifVersion, animatingDifferences: animating, change)
         }
         guard let update else {
             throw APIFailure.conflict(current: list.version, expected: ifVersion ?? -1)

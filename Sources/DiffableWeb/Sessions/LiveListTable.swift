@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// A session evicted from memory is brought back from the store by its next request, as a new
 /// ``Session``. Its lists must not be made again from the store while an old copy is still in
-/// use (a request that looked the session up before it was evicted, a write still committing,
-/// a deferred save): two copies would write the same versions, and one copy's acknowledged
+/// use (a request that looked the session up before it was evicted, a write still committing):
+/// two copies would write the same versions, and one copy's acknowledged
 /// changes would be lost. So the table keeps a weak reference to every saved list, and a
 /// session takes the live copy when there is one. A copy is gone from here once nothing holds
 /// it, which is after its last write was saved (a write holds its list until its save is

@@ -138,7 +138,7 @@ public final class OutlineDemo: Demo {
 
     public func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
 
-    public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+    public func perform(_ action: String, parameters: ActionParameters, on dataSource: ListTransaction) throws(ActionError) {
         guard ["expand", "collapse", "toggle"].contains(action) else { throw .unknownAction(action) }
         let item = try parameters.requiredString("item")
         guard let node = tree.node(item) else { throw .snapshot(.unknownItems([String(item.prefix(80))])) }
@@ -207,7 +207,7 @@ public final class OutlineDemo: Demo {
 
     /// Sets the handlers and applies the top level as the section's outline, once (in the
     /// list's writer: an action and `attach`'s write may race; the first one does it).
-    private func configure(_ dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+    private func configure(_ dataSource: ListTransaction) throws(ActionError) {
         guard !state.withLock({ $0.configured }) else { return }
         var handlers = SectionSnapshotHandlers<String>()
         handlers.shouldExpandItem = { [weak self] item in self?.shouldExpand(item) ?? false }
@@ -290,7 +290,7 @@ public final class OutlineDemo: Demo {
     }
 
     /// Re-reads which parents are expanded from the data source's outline (the one truth).
-    private func resynchronize(_ dataSource: DiffableDataSource<String, String>) {
+    private func resynchronize(_ dataSource: ListTransaction) {
         guard let outline = try? dataSource.snapshot(for: Self.section) else { return }
         let expanded = Set(outline.items.lazy.filter { outline.isExpanded($0) })
         state.withLock { $0.expanded = expanded }

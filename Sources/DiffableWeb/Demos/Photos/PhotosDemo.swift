@@ -87,7 +87,7 @@ public final class PhotosDemo: Demo {
 
     public func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
 
-    public func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
+    public func perform(_ action: String, parameters: ActionParameters, on dataSource: ListTransaction) throws(ActionError) {
         switch action {
         case "setLayout":
             let name = try parameters.requiredString("layout")
@@ -143,7 +143,7 @@ public final class PhotosDemo: Demo {
 
     /// The seed's `loadData()`: appends the next page to the current snapshot, adding the
     /// section when the snapshot has none. Does nothing once every photo is shown.
-    func loadData(on dataSource: DiffableDataSource<String, String>) {
+    func loadData(on dataSource: ListTransaction) {
         var snapshot = dataSource.snapshot()
         guard appendNextPage(to: &snapshot) else { return }
         dataSource.apply(snapshot, animatingDifferences: true)

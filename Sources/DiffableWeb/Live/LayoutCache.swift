@@ -1,0 +1,39 @@
+import CompositionalLayout
+import DiffableDataSources
+import Synchronization
+
+/// A list's layouts of one version, by viewport: a page, a stream's window and an event for
+/// the same viewport share one. Laying out runs outside the cache's lock (it asks the demo for
+/// its layout); at most 8 viewports are kept.
+final class LayoutCache: Sendable {
+    private struct Entries {
+        var version = -1
+        var layouts: [LayoutContainer: ListLayout] = [:]
+    }
+    private let entries = Mutex(Entries())
+
+    /// The layout of `snapshot` (the list at `version`) for `container`: cached, or made by
+    /// `make` and kept.
+    func layout(version: Int, container: LayoutContainer, make: () -> ListLayout) -> ListLayout {
+        let cached = entries.withLock { entries -> ListLayout? in
+            entries.version == version ? entries.layouts[container] : nil
+        }
+        if let cached { return cached }
+        let layout = make()
+        entries.withLock { entries in
+            if entries.version != version {
+                guard version > entries.version else { return }  // an older version's: not kept
+                entries.layouts.removeAll(keepingCapacity: true)
+                entries.version = version
+            }
+            if entries.layouts.count >= 8 { entries.layouts.removeAll(keepingCapacity: true) }
+            entries.layouts[container] = layout
+        }
+        return layout
+    }
+
+    /// Forgets every layout (a write was undone: its version number will be used again).
+    func removeAll() {
+        entries.withLock { $0 = Entries() }
+    }
+}

@@ -1,0 +1,38 @@
+// Parts that several events write the same way.
+extension JSONWriter {
+    /// `"details"`: the list's counters (``Demo/details(of:)``), omitted when it has none.
+    mutating func details(_ text: String) {
+        guard !text.isEmpty else { return }
+        raw(",\"details\":"); string(text)
+    }
+
+    /// `"state"`: the demo's view state (``Demo/pageValues()``: a layout, a query, whether a
+    /// publisher is paused), so that a page's controls show a change a script made. Omitted
+    /// when the demo has none.
+    mutating func viewState(_ values: [String: String]) {
+        guard !values.isEmpty else { return }
+        raw(",\"state\":{")
+        for (index, (key, value)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { raw(",") }
+            string(key); raw(":"); string(value)
+        }
+        raw("}")
+    }
+
+    /// `left`: held cells that left the window (with their new frame), then those gone (id only).
+    mutating func left(_ update: WindowUpdate) {
+        raw("[")
+        var first = true
+        for move in update.left {
+            if !first { raw(",") }
+            first = false
+            raw("{\"id\":"); string(move.id); raw(",\"frame\":"); frame(move.frame); raw("}")
+        }
+        for id in update.dropped {
+            if !first { raw(",") }
+            first = false
+            raw("{\"id\":"); string(id); raw("}")
+        }
+        raw("]")
+    }
+}
