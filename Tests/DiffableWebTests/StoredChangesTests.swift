@@ -61,4 +61,12 @@ struct StoredChangesTests {
             try StoredList.assemble(demo: "d", version: 12, epoch: "e", state: "{}", baseVersion: 5, base: base, changes: gap)
         }
     }
+
+    @Test("a derived list is assembled from its state only: its checkpoint and changes are not read")
+    func assembleDerived() throws {
+        let change = StoredChange(event: StoredEvent(version: 3, name: "changeset", data: "{}"), changeset: "not a changeset")
+        let list = try StoredList.assemble(demo: "mountains", version: 7, epoch: "e", state: #"{"query":"k"}"#, baseVersion: 2,
+                                           base: "not json either", changes: [change], derived: true)
+        #expect(list == StoredList(demo: "mountains", version: 7, epoch: "e", sections: [], state: ["query": "k"], events: [], derived: true))
+    }
 }

@@ -1,135 +1,150 @@
-import CSQLite
+import Dispatch
+import Foundation
 import Synchronization
 
-/// A value bound to, or read from, an SQL statement.
-enum SQLValue: Sendable, Equatable {
-    case integer(Int)
-    case text(String)
-    case null
-
-    var text: String? { if case .text(let value) = self { value } else { nil } }
-    var integer: Int? { if case .integer(let value) = self { value } else { nil } }
-}
-
-/// Why the store failed: SQLite's message, with what was being done.
-struct SQLiteError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { "SQLite: \(message)" }
-}
-
-/// One SQLite connection (Debian's libsqlite3), used from any thread one statement (or one
-/// transaction) at a time.
+/// An SQLite database file and the one thread that uses it: the thread opens the connection
+/// (``SQLiteConnection``, `NOMUTEX`), runs the jobs handed to it one at a time in the order
+/// they came, and closes the connection once the database is released. Callers await a job
+/// through a continuation (``perform(_:)``), so no SQLite call, and none of its I/O, runs on
+/// Swift's cooperative threads (two of them on two cores: one blocked `fsync` there halves the
+/// server).
 ///
-/// A thin wrapper, no more than the store needs: `execute` for schema scripts, `run` for one
-/// statement with bound values, `query` for rows, `transaction` for several statements that
-/// commit together. Prepared statements are cached by their text (the store's are few), so a
-/// write costs SQLite's work, not parsing.
+/// # Why a thread of its own, not a serial `DispatchQueue`
+/// A serial queue would also run one job at a time, but on whichever Dispatch worker is free:
+/// a dedicated thread keeps the connection on one OS thread for its whole life, so "one owner"
+/// is something the connection checks on every statement (``SQLiteStatistics``) and a person
+/// sees by name (`diffable-web.sqlite` in `top -H` or a debugger). Its loop also takes every
+/// job waiting at once: one wake-up per burst, not per job.
+///
+/// ```swift
+/// let database = try SQLiteDatabase(path: path)
+/// let count = try await database.perform { try $0.query("SELECT count(*) FROM sessions") }
+/// ```
 final class SQLiteDatabase: Sendable {
-    private final class Handle: @unchecked Sendable {
-        // Only used under the mutex.
-        let pointer: OpaquePointer
-        var statements: [String: OpaquePointer] = [:]
-        init(pointer: OpaquePointer) { self.pointer = pointer }
-    }
-    private let handle: Mutex<Handle>
+    typealias Job = @Sendable (SQLiteConnection) -> Void
+    let statistics: SQLiteStatistics
+    private let jobs: JobQueue
 
-    /// Opens (creating it if needed) the database file at `path`.
-    init(path: String) throws {
-        var pointer: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
-        guard sqlite3_open_v2(path, &pointer, flags, nil) == SQLITE_OK, let pointer else {
-            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            if let pointer { sqlite3_close(pointer) }
-            throw SQLiteError(message: "cannot open \(path): \(message)")
-        }
-        sqlite3_busy_timeout(pointer, 5_000)
-        handle = Mutex(Handle(pointer: pointer))
-    }
-
-    deinit {
-        handle.withLock { handle in
-            for statement in handle.statements.values { sqlite3_finalize(statement) }
-            _ = sqlite3_close(handle.pointer)
-        }
-    }
-
-    /// Runs a script of statements without values (schema, pragmas).
-    func execute(_ sql: String) throws {
-        try handle.withLock { try Self.execute(sql, on: $0) }
-    }
-
-    /// Runs one statement with `values` bound to its `?`s.
-    func run(_ sql: String, _ values: [SQLValue] = []) throws {
-        _ = try query(sql, values)
-    }
-
-    /// Runs one statement and returns its rows.
-    func query(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
-        try handle.withLock { try Self.query(sql, values, on: $0) }
-    }
-
-    /// Runs `body`'s statements as one transaction: all of them are saved, or (when `body`
-    /// throws) none.
-    func transaction<T>(_ body: (_ query: (String, [SQLValue]) throws -> [[SQLValue]]) throws -> T) throws -> T {
-        try handle.withLock { handle in
-            _ = try Self.query("BEGIN IMMEDIATE", [], on: handle)  // prepared once, like every statement here
+    /// Opens (creating it if needed) the database file at `path`, on a new thread named `name`.
+    init(path: String, name: String = "diffable-web.sqlite") throws {
+        let jobs = JobQueue(), statistics = SQLiteStatistics()
+        let opened = DispatchSemaphore(value: 0)
+        let failure = Slot<(any Error)?>(nil)
+        let thread = Thread {
+            jobs.claim()
+            let connection: SQLiteConnection
             do {
-                let value = try body { sql, values in try Self.query(sql, values, on: handle) }
-                _ = try Self.query("COMMIT", [], on: handle)
-                return value
+                connection = try SQLiteConnection(path: path, statistics: statistics)
             } catch {
-                _ = try? Self.query("ROLLBACK", [], on: handle)
-                throw error
+                failure.value.withLock { $0 = error }
+                opened.signal()
+                return
             }
+            opened.signal()
+            while let batch = jobs.next() {
+                for job in batch { job(connection) }
+            }
+        }
+        thread.name = name
+        thread.start()
+        opened.wait()
+        if let error = failure.value.withLock({ $0 }) { throw error }
+        (self.jobs, self.statistics) = (jobs, statistics)
+    }
+
+    /// The thread runs what is queued, closes the connection and ends.
+    deinit { jobs.close() }
+
+    /// Queues `job` for the database's thread.
+    func submit(_ job: @escaping Job) {
+        jobs.append(job)
+    }
+
+    /// Runs `body` on the database's thread and returns what it returns.
+    func perform<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            submit { connection in continuation.resume(with: Result { try body(connection) }) }
         }
     }
 
-    private static func execute(_ sql: String, on handle: Handle) throws {
-        var error: UnsafeMutablePointer<CChar>?
-        guard sqlite3_exec(handle.pointer, sql, nil, nil, &error) == SQLITE_OK else {
-            let message = error.map { String(cString: $0) } ?? "unknown error"
-            sqlite3_free(error)
-            throw SQLiteError(message: message)
+    /// Runs `body` on the database's thread while the calling thread waits: for work before
+    /// the server starts (schema, migrations) and for tests. Never from the database's thread.
+    func performAndWait<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) throws -> T {
+        guard !jobs.isOwner else { throw SQLiteError(message: "a job of the store's thread waited for the store's thread") }
+        let done = DispatchSemaphore(value: 0)
+        let result = Slot<Result<T, any Error>>(.failure(SQLiteError(message: "not run")))
+        submit { connection in
+            let outcome = Result { try body(connection) }
+            result.value.withLock { $0 = outcome }
+            done.signal()
         }
+        done.wait()
+        return try result.value.withLock { $0 }.get()
     }
 
-    private static func query(_ sql: String, _ values: [SQLValue], on handle: Handle) throws -> [[SQLValue]] {
-        let statement: OpaquePointer
-        if let cached = handle.statements[sql] {
-            statement = cached
-        } else {
-            var prepared: OpaquePointer?
-            guard sqlite3_prepare_v2(handle.pointer, sql, -1, &prepared, nil) == SQLITE_OK, let prepared else {
-                throw SQLiteError(message: String(cString: sqlite3_errmsg(handle.pointer)))
-            }
-            handle.statements[sql] = prepared
-            statement = prepared
+    // Blocking shorthands (``performAndWait(_:)``): start-up and tests.
+
+    func execute(_ sql: String) throws { try performAndWait { try $0.execute(sql) } }
+    func run(_ sql: String, _ values: [SQLValue] = []) throws { try performAndWait { try $0.run(sql, values) } }
+    func query(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] { try performAndWait { try $0.query(sql, values) } }
+}
+
+/// A value handed from the database's thread to a thread that waits for it.
+private final class Slot<Value: Sendable>: Sendable {
+    let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+}
+
+/// The jobs waiting for a database's thread. The thread takes all of them at once, and sleeps
+/// on a semaphore when there are none (signalled once by the next job, or by ``close()``).
+private final class JobQueue: Sendable {
+    private struct State {
+        var jobs: [SQLiteDatabase.Job] = []
+        var sleeping = false
+        var closed = false
+    }
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let owner = Atomic<UInt>(0)
+
+    /// Records the calling thread as the one that runs the jobs.
+    func claim() { owner.store(UInt(pthread_self()), ordering: .releasing) }
+    var isOwner: Bool { pthread_equal(pthread_self(), pthread_t(owner.load(ordering: .acquiring))) != 0 }
+
+    func append(_ job: @escaping SQLiteDatabase.Job) {
+        let sleeper = state.withLock { state -> Bool in
+            state.jobs.append(job)
+            defer { state.sleeping = false }
+            return state.sleeping
         }
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
+        if sleeper { wake.signal() }
+    }
+
+    /// Ends the thread once the jobs queued so far have run.
+    func close() {
+        let sleeper = state.withLock { state -> Bool in
+            state.closed = true
+            defer { state.sleeping = false }
+            return state.sleeping
         }
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let result: Int32 = switch value {
-            case .integer(let number): sqlite3_bind_int64(statement, index, Int64(number))
-            case .text(let text): csqlite_bind_text(statement, index, text, -1)
-            case .null: sqlite3_bind_null(statement, index)
-            }
-            guard result == SQLITE_OK else { throw SQLiteError(message: String(cString: sqlite3_errmsg(handle.pointer))) }
-        }
-        var rows: [[SQLValue]] = []
+        if sleeper { wake.signal() }
+    }
+
+    /// Every job waiting, in order; waits while there is none; `nil` once closed and empty.
+    func next() -> [SQLiteDatabase.Job]? {
         while true {
-            let step = sqlite3_step(statement)
-            if step == SQLITE_DONE { return rows }
-            guard step == SQLITE_ROW else { throw SQLiteError(message: String(cString: sqlite3_errmsg(handle.pointer))) }
-            rows.append((0..<sqlite3_column_count(statement)).map { column in
-                switch sqlite3_column_type(statement, column) {
-                case SQLITE_INTEGER: .integer(Int(sqlite3_column_int64(statement, column)))
-                case SQLITE_NULL: .null
-                default: .text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
+            let batch = state.withLock { state -> [SQLiteDatabase.Job]? in
+                if state.jobs.isEmpty {
+                    if state.closed { return nil }
+                    state.sleeping = true
+                    return []
                 }
-            })
+                defer { state.jobs = [] }
+                return state.jobs
+            }
+            guard let batch else { return nil }
+            if !batch.isEmpty { return batch }
+            wake.wait()
         }
     }
 }

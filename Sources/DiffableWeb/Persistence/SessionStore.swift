@@ -169,6 +169,9 @@ public struct StoredSession: Sendable, Equatable {
 }
 
 /// A save in progress: ``wait()`` returns once it is committed, or throws why it was not.
+///
+/// Whoever saves completes it (the SQLite store's thread, once the group commit that holds the
+/// write is committed); waiting never does the saving itself.
 public final class SaveReceipt: Sendable {
     /// A receipt for a save already made (or for nothing to save).
     public static func saved() -> SaveReceipt {
@@ -178,13 +181,8 @@ public final class SaveReceipt: Sendable {
     }
 
     private let state = Mutex<(result: Result<Void, any Error>?, waiters: [CheckedContinuation<Void, any Error>])>((nil, []))
-    /// Work the first waiter does itself before it waits (a group commit's leader commits on
-    /// its own thread instead of handing over to another).
-    private let lead: Mutex<(@Sendable () -> Void)?>
 
-    public init(lead: (@Sendable () -> Void)? = nil) {
-        self.lead = Mutex(lead)
-    }
+    public init() {}
 
     /// Records the outcome and wakes every waiter (the first outcome counts).
     public func complete(_ result: Result<Void, any Error>) {
@@ -198,7 +196,6 @@ public final class SaveReceipt: Sendable {
     }
 
     public func wait() async throws {
-        if let lead = lead.withLock({ lead in defer { lead = nil }; return lead }) { lead() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let done = state.withLock { state -> Result<Void, any Error>? in
                 if let result = state.result { return result }

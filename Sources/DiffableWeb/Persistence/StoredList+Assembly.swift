@@ -11,11 +11,18 @@ extension StoredList {
     /// A list from its stored parts: the checkpoint (`base`, the identifiers at `baseVersion`)
     /// with every later change applied in order, and the events of the newest run of
     /// consecutive changes (what a client can replay).
+    ///
+    /// A `derived` list (``ListWrite/derived``) is its state only: `base` and `changes` are
+    /// not read, and it has no sections and no events.
     /// - Throws: ``StoredListError`` when a change is missing or does not apply (a damaged
     ///   store: the caller starts the list afresh rather than show something wrong).
     public static func assemble(demo: String, version: Int, epoch: String, state: String, baseVersion: Int, base: String,
-                         changes: [StoredChange]) throws -> StoredList {
+                         changes: [StoredChange], derived: Bool = false) throws -> StoredList {
         let decoder = JSONDecoder()
+        if derived {
+            return StoredList(demo: demo, version: version, epoch: epoch, sections: [],
+                              state: try decoder.decode([String: String].self, from: Data(state.utf8)), derived: true)
+        }
         let sections = try decoder.decode([StoredSection].self, from: Data(base.utf8))
         let state = try decoder.decode([String: String].self, from: Data(state.utf8))
         var result = StoredList(demo: demo, version: version, epoch: epoch, sections: sections, state: state)
