@@ -13,12 +13,13 @@ final class LayoutCache: Sendable {
     private let entries = Mutex(Entries())
 
     /// The layout of `snapshot` (the list at `version`) for `container`: cached, or made by
-    /// `make` and kept.
-    func layout(version: Int, container: LayoutContainer, make: () -> ListLayout) -> ListLayout {
+    /// `make` and kept. A cached layout counts only for the same snapshot (an undone write's
+    /// version number is used again by another snapshot: ``removeAll()``).
+    func layout(version: Int, snapshot: Snapshot<String, String>, container: LayoutContainer, make: () -> ListLayout) -> ListLayout {
         let cached = entries.withLock { entries -> ListLayout? in
             entries.version == version ? entries.layouts[container] : nil
         }
-        if let cached { return cached }
+        if let cached, cached.snapshot.isIdentical(to: snapshot) { return cached }
         let layout = make()
         entries.withLock { entries in
             if entries.version != version {

@@ -6,7 +6,7 @@ extension LiveList {
     /// The list at `version` laid out for `container` (cached per version and viewport, made
     /// outside every lock: it asks the demo for its layout).
     func layout(version: Int, snapshot: Snapshot<String, String>, container: LayoutContainer) -> ListLayout {
-        layouts.layout(version: version, container: container) {
+        layouts.layout(version: version, snapshot: snapshot, container: container) {
             ListLayout(snapshot: snapshot, layout: demo.layout(), container: container)
         }
     }

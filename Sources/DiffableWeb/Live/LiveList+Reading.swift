@@ -63,10 +63,12 @@ extension LiveList {
     /// `GET …/snapshot`'s body, built once per version by `build`.
     func snapshotJSON(_ build: (Int, Snapshot<String, String>) -> [UInt8]) -> [UInt8] {
         let (version, snapshot) = dataSource.versionedSnapshot()
-        if let cached = state.withLock({ $0.snapshotBody }), cached.version == version { return cached.json }
+        if let cached = state.withLock({ $0.snapshotBody }), cached.version == version, cached.snapshot.isIdentical(to: snapshot) {
+            return cached.json
+        }
         let json = build(version, snapshot)
         state.withLock { state in
-            if dataSource.version == version { state.snapshotBody = (version, json) }
+            if dataSource.version == version { state.snapshotBody = (version, snapshot, json) }
         }
         return json
     }

@@ -143,6 +143,8 @@ struct UndoPoint: Sendable {
         list.demo.restore(state: demoState)
         list.saving.withLock { $0 = saving }
         list.collected.withLock { $0.removeAll() }
-        list.layouts.removeAll()  // the undone version's number will be used again
+        // The undone version's number will be used again, by another snapshot.
+        list.layouts.removeAll()
+        list.state.withLock { $0.snapshotBody = nil }
     }
 }

@@ -67,7 +67,7 @@ final class LiveList: Sendable {
         /// The HTML each header or footer had at the last apply (to send only real changes).
         var supplementaryHTML: [String: String] = [:]
         /// `GET …/snapshot`'s body for one version: repeated reads cost a copy.
-        var snapshotBody: (version: Int, json: [UInt8])?
+        var snapshotBody: (version: Int, snapshot: Snapshot<String, String>, json: [UInt8])?
         /// Set once a save failed or another process replaced the list: it takes no more
         /// writes (its session makes it again from the store).
         var retired = false
