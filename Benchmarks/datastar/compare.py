@@ -36,7 +36,7 @@ finer figure).
 On first use it creates .build-bench/datastar-venv and installs requirements.txt from PyPI, then
 runs itself under that venv (uvloop for the client too). Only 127.0.0.1; bounded in count and time.
 """
-import argparse, asyncio, json, os, socket, statistics, subprocess, sys, time, urllib.parse, zlib
+import argparse, asyncio, gc, json, os, socket, statistics, subprocess, sys, time, urllib.parse, zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -149,7 +149,7 @@ class Client:
         self.events = {}  # key -> (arrival, plain bytes, wire bytes, framed wire bytes)
         self.waiters = {}
         self.first = None
-        self.tails = {}
+        self.other = (0, 0)  # events that belong to no keystroke: count, bytes on the wire
 
     async def page(self):
         path = "/demos/mountains" if self.kind == "ours" else "/"
@@ -174,11 +174,13 @@ class Client:
             self.ready.set()
             return
         if self.kind == "ours":
-            if event != "changeset" or ident is None:
-                return
-            key = int(ident.rsplit("-", 1)[-1].split(".")[0])
+            key = int(ident.rsplit("-", 1)[-1].split(".")[0]) if event == "changeset" and ident else None
         else:
             key = int(ident) if ident is not None else None
+        if key is None or key in self.events:
+            # Not a keystroke's event (none seen so far): counted, so that no bytes go unseen.
+            self.other = (self.other[0] + 1, self.other[1] + wire)
+            return
         self.events[key] = (now, plain, wire, framed)
         waiter = self.waiters.pop(key, None)
         if waiter is not None and not waiter.done():
@@ -278,12 +280,17 @@ async def measure(kind, port, gzip, keys, pid):
     client = Client(kind, port, gzip)
     await client.start()
     samples = []
+    # No cyclic garbage collection while typing: a collection pauses this client, and the
+    # latencies would blame the server for it.
+    gc.collect()
+    gc.disable()
     cpu = cpu_seconds(pid)
     started = time.perf_counter()
     for seq, query in enumerate(keys, 1):
         samples.append(await client.keystroke(query, seq))
     elapsed = time.perf_counter() - started
     cpu = cpu_seconds(pid) - cpu
+    gc.enable()
     client.close()
     n = len(samples)
     latencies = sorted(s[0] for s in samples)
@@ -298,6 +305,8 @@ async def measure(kind, port, gzip, keys, pid):
         "p99_ms": latencies[min(n - 1, round(0.99 * (n - 1)))],
         "cpu_ms": 1000 * cpu / n,
         "seconds": elapsed,
+        "other_events": client.other[0],
+        "other_wire": client.other[1],
     }
 
 
@@ -405,6 +414,10 @@ def main():
         for kind in order:
             results[kind] = run_target(kind, args.binary, keys, ["--gzip-level", str(args.peer_gzip_level)])
             g = results[kind]["gzip"]
+            for mode, figures in results[kind].items():
+                if figures["other_events"]:
+                    print(f"warning: {kind} {mode}: {figures['other_events']} events ({figures['other_wire']:,} B) "
+                          "belong to no keystroke and are not in the means", file=sys.stderr)
             print(f"round {index + 1} {kind:>12}: gzip {g['mean_wire']:,.0f} B/keystroke, plain {results[kind]['plain']['mean_wire']:,.0f}, "
                   f"p99 {g['p99_ms']:.2f} ms, CPU {g['cpu_ms']:.3f} ms", file=sys.stderr, flush=True)
         rounds.append(results)
