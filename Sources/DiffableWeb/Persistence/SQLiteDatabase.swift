@@ -13,7 +13,7 @@ import Synchronization
 /// A serial queue would also run one job at a time, but on whichever Dispatch worker is free:
 /// a dedicated thread keeps the connection on one OS thread for its whole life, so "one owner"
 /// is something the connection checks on every statement (``SQLiteStatistics``) and a person
-/// sees by name (`diffable-web.sqlite` in `top -H` or a debugger). Its loop also takes every
+/// sees by name (`diffable-sqlite` in `top -H` or a debugger). Its loop also takes every
 /// job waiting at once: one wake-up per burst, not per job.
 ///
 /// ```swift
@@ -25,12 +25,14 @@ final class SQLiteDatabase: Sendable {
     let statistics: SQLiteStatistics
     private let jobs: JobQueue
 
-    /// Opens (creating it if needed) the database file at `path`, on a new thread named `name`.
-    init(path: String, name: String = "diffable-web.sqlite") throws {
+    /// Opens (creating it if needed) the database file at `path`, on a new thread named `name`
+    /// (Linux keeps 15 bytes of it).
+    init(path: String, name: String = "diffable-sqlite") throws {
         let jobs = JobQueue(), statistics = SQLiteStatistics()
         let opened = DispatchSemaphore(value: 0)
         let failure = Slot<(any Error)?>(nil)
         let thread = Thread {
+            Thread.current.name = String(decoding: name.utf8.prefix(15), as: UTF8.self)  // named from inside: Linux names the running thread
             jobs.claim()
             let connection: SQLiteConnection
             do {
@@ -45,7 +47,6 @@ final class SQLiteDatabase: Sendable {
                 for job in batch { job(connection) }
             }
         }
-        thread.name = name
         thread.start()
         opened.wait()
         if let error = failure.value.withLock({ $0 }) { throw error }
