@@ -6,8 +6,8 @@ import Synchronization
 /// (``SQLiteConnection``, `NOMUTEX`), runs the jobs handed to it one at a time in the order
 /// they came, and closes the connection once the database is released. Callers await a job
 /// through a continuation (``perform(_:)``), so no SQLite call, and none of its I/O, runs on
-/// Swift's cooperative threads (two of them on two cores: one blocked `fsync` there halves the
-/// server).
+/// Swift's cooperative threads (two of them on two cores: one blocked there, in a commit's
+/// write or a WAL checkpoint, is half the server).
 ///
 /// # Why a thread of its own, not a serial `DispatchQueue`
 /// A serial queue would also run one job at a time, but on whichever Dispatch worker is free:
