@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 @testable import DiffableWeb
 
@@ -38,5 +39,28 @@ struct SQLiteStoreThreadTests {
         #expect(try await store.deleteSessions(idleFor: .zero) == 4)
         #expect(statistics.statementsRun - run > 80, "the calls ran statements")
         #expect(statistics.statementsOffOwner - off == 0, "none of them on a caller's thread")
+    }
+
+    /// The threads of this process named `name` (Linux keeps 15 characters of a thread's name).
+    static func threads(named name: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }.count
+    }
+
+    @Test("a database's thread is named, runs while the database is in use, and ends once it is released")
+    func threadEndsWithItsDatabase() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = "dw-sq-lifetime"
+        do {
+            let databases = try (0..<10).map { index in
+                try SQLiteDatabase(path: directory.appendingPathComponent("\(index).sqlite").path, name: name)
+            }
+            for database in databases { #expect(try await database.perform { try $0.query("SELECT 1") } == [[.integer(1)]]) }
+            #expect(Self.threads(named: name) == 10)
+        }
+        #expect(await eventually(timeout: .seconds(20)) { Self.threads(named: name) == 0 }, "each thread ended with its database")
     }
 }

@@ -6,14 +6,14 @@ import Synchronization
 /// (``SQLiteConnection``, `NOMUTEX`), runs the jobs handed to it one at a time in the order
 /// they came, and closes the connection once the database is released. Callers await a job
 /// through a continuation (``perform(_:)``), so no SQLite call, and none of its I/O, runs on
-/// Swift's cooperative threads (two of them on two cores: one blocked `fsync` there halves the
-/// server).
+/// Swift's cooperative threads (two of them on two cores: one blocked there, in a commit's
+/// write or a WAL checkpoint, is half the server).
 ///
 /// # Why a thread of its own, not a serial `DispatchQueue`
 /// A serial queue would also run one job at a time, but on whichever Dispatch worker is free:
 /// a dedicated thread keeps the connection on one OS thread for its whole life, so "one owner"
 /// is something the connection checks on every statement (``SQLiteStatistics``) and a person
-/// sees by name (`diffable-web.sqlite` in `top -H` or a debugger). Its loop also takes every
+/// sees by name (`diffable-sqlite` in `top -H` or a debugger). Its loop also takes every
 /// job waiting at once: one wake-up per burst, not per job.
 ///
 /// ```swift
@@ -25,12 +25,14 @@ final class SQLiteDatabase: Sendable {
     let statistics: SQLiteStatistics
     private let jobs: JobQueue
 
-    /// Opens (creating it if needed) the database file at `path`, on a new thread named `name`.
-    init(path: String, name: String = "diffable-web.sqlite") throws {
+    /// Opens (creating it if needed) the database file at `path`, on a new thread named `name`
+    /// (Linux keeps 15 bytes of it).
+    init(path: String, name: String = "diffable-sqlite") throws {
         let jobs = JobQueue(), statistics = SQLiteStatistics()
         let opened = DispatchSemaphore(value: 0)
         let failure = Slot<(any Error)?>(nil)
         let thread = Thread {
+            Thread.current.name = String(decoding: name.utf8.prefix(15), as: UTF8.self)  // named from inside: Linux names the running thread
             jobs.claim()
             let connection: SQLiteConnection
             do {
@@ -45,7 +47,6 @@ final class SQLiteDatabase: Sendable {
                 for job in batch { job(connection) }
             }
         }
-        thread.name = name
         thread.start()
         opened.wait()
         if let error = failure.value.withLock({ $0 }) { throw error }
