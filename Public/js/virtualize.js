@@ -276,7 +276,7 @@ export class ListView {
    * Pinned headers and footers at the place the scroll offset gives them (pinned.js), marked
    * `data-pinned` (drawn above the items) and `data-stuck` while away from their resting frame.
    * Runs on every scroll frame: a transform per pinned cell, no layout. A cell in an animation
-   * is left to it (the animation ends at its pinned frame).
+   * is left to it, and placed again when it ends.
    */
   #stick() {
     for (const [id, element] of this.elements) {
@@ -294,7 +294,10 @@ export class ListView {
       const frame = this.#local(cell, cell.frame);
       if (frame.y !== cell.frame.y) element.dataset.stuck = "";
       else delete element.dataset.stuck;
-      if (element.getAnimations().length === 0) place(element, frame);
+      const running = element.getAnimations();
+      // Scrolled while it slid: it sticks again once the slide is over.
+      if (running.length > 0) running[0].finished.then(() => this.scheduleRender(), () => {});
+      else place(element, frame);
     }
   }
 

@@ -5,7 +5,7 @@ list's rows sit on a card (a decoration) that spans them."""
 import pytest
 
 from conftest import SCREENSHOTS
-from helpers import console_errors, wait_for_client, wait_settled, wait_until
+from helpers import console_errors, post_json, session_cookie, wait_for_client, wait_settled, wait_until
 
 # Where things are, in the list's coordinates: the list's top in the document, the viewport,
 # and for each section its header's resting frame and its band (from the model, the server's).
@@ -162,6 +162,56 @@ def test_dark_mode_and_reduced_motion(driver, server):
                 top: header.getBoundingClientRect().top};""")
     assert colors["card"] != colors["page"], "the card stands out from the page"
     assert abs(colors["top"]) <= 1, "pinning is not motion: it holds with reduced motion too"
+
+
+def test_a_stuck_header_holds_through_a_change_and_a_reconnect(driver, server):
+    geometry = open_explore(driver, server, 390)
+    header = geometry["frames"]["header:all"]
+    offset = header["y"] + 1200
+    scroll_list_to(driver, geometry, offset)
+    assert abs(driver.execute_script(HEADERS)["header:all"]["top"]) <= 1
+
+    def card_spans_rows():
+        return driver.execute_script("""
+            const card = document.querySelector('#list > .cell[data-kind="decoration"][data-section="all"]').getBoundingClientRect();
+            return [...document.querySelectorAll('#list > .cell[data-kind="item"][data-section="all"]')].every(el => {
+              const r = el.getBoundingClientRect();
+              return r.top >= card.top - 1 && r.bottom <= card.bottom + 1 && r.left >= card.left - 1 && r.right <= card.right + 1; });""")
+
+    # A shuffle of the list: its rows slide under the header, which stays where it is.
+    before = driver.execute_script("return window.diffableWeb.model.sections.find(s => s.id === 'all').items")
+    status, _ = post_json(server, "/demos/explore/actions/shuffle", {"section": "all"}, cookie=session_cookie(driver))
+    assert status == 200
+    wait_until(lambda: driver.execute_script("return window.diffableWeb.model.sections.find(s => s.id === 'all').items") != before,
+               message="the shuffle")
+    wait_settled(driver, timeout=20)
+    assert abs(driver.execute_script(HEADERS)["header:all"]["top"]) <= 1
+    assert card_spans_rows()
+
+    # A dropped stream: the replay has no window part, the window event after it states the pins again.
+    reconnects = driver.execute_script("return window.diffableWeb.stats.reconnects")
+    status, _ = post_json(server, "/__test/drop-streams", {})
+    assert status in (200, 204)
+    wait_until(lambda: driver.execute_script("return window.diffableWeb.stats.reconnects") > reconnects,
+               message="the client to notice the dropped stream")
+    wait_until(lambda: driver.execute_script("return document.body.dataset.connection") == "open", message="the stream to open again")
+    wait_settled(driver, timeout=20)
+    assert driver.execute_script("return window.diffableWeb.model.pinned.has('header:all')")
+    assert abs(driver.execute_script(HEADERS)["header:all"]["top"]) <= 1
+    assert card_spans_rows()
+
+    # A change made while the stream is down is replayed (identifiers only), then the window.
+    before = driver.execute_script("return window.diffableWeb.model.sections.find(s => s.id === 'all').items")
+    post_json(server, "/__test/drop-streams", {})
+    post_json(server, "/demos/explore/actions/shuffle", {"section": "all"}, cookie=session_cookie(driver))
+    wait_until(lambda: driver.execute_script("return window.diffableWeb.model.sections.find(s => s.id === 'all').items") != before,
+               timeout=20, message="the shuffle made while the stream was down")
+    wait_until(lambda: driver.execute_script("return document.body.dataset.connection") == "open", message="the stream to open again")
+    wait_settled(driver, timeout=20)
+    assert driver.execute_script("return window.diffableWeb.model.pinned.has('header:all')")
+    assert abs(driver.execute_script(HEADERS)["header:all"]["top"]) <= 1
+    assert card_spans_rows()
+    assert console_errors(driver) == []
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
