@@ -35,6 +35,12 @@ export class ListModel {
    * @type {Map<string, {section: string, y: number, h: number, w: number, behavior: string}>}
    */
   orthogonal = new Map();
+  /**
+   * The window's pinned headers and footers by cell id: the edge each sticks to and its
+   * section's band (see pinned.js).
+   * @type {Map<string, import("./pinned.js").Pin>}
+   */
+  pinned = new Map();
   /** @type {string[] | null} */
   #order = null;
   /** @type {Map<string, number> | null} */
@@ -74,6 +80,8 @@ export class ListModel {
     if (type === "snapshot" || Array.isArray(data.orthogonal)) {
       this.orthogonal = new Map((data.orthogonal ?? []).map((section) => [section.section, section]));
     }
+    // Stated afresh by every event with a window part (replayed changesets have none).
+    if (Array.isArray(data.cells)) this.pinned = new Map((data.pinned ?? []).map((pin) => [pin.id, pin]));
     this.#invalidate();
     return change;
   }

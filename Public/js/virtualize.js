@@ -4,6 +4,7 @@
 // tabindex, arrow keys). The network is not its business.
 
 import { Animator, place, stop } from "./animate.js";
+import { meetsRange, pinnedFrame } from "./pinned.js";
 
 const NAVIGATION_KEYS = new Set(["ArrowDown", "ArrowUp", "ArrowLeft", "ArrowRight", "Home", "End", "PageDown", "PageUp"]);
 
@@ -54,6 +55,7 @@ export class ListView {
       const id = element.dataset.id;
       const cell = { id, kind: element.dataset.kind || "item", frame: { x, y, w, h }, html: element.innerHTML };
       if (element.dataset.section) cell.section = element.dataset.section;
+      if (element.dataset.decoration) cell.decoration = element.dataset.decoration;
       element.classList.add("cell");
       this.#decorate(element, cell);
       place(element, cell.frame);
@@ -126,7 +128,7 @@ export class ListView {
     // Cells that belong in the DOM now.
     const wanted = new Set();
     for (const cell of model.cells.values()) {
-      if (cell.frame.y + cell.frame.h < range.top || cell.frame.y > range.bottom) continue;
+      if (!meetsRange(cell.frame, model.pinned.get(cell.id), range.top, range.bottom)) continue;
       wanted.add(cell.id);
       let element = this.elements.get(cell.id);
       const frame = this.#local(cell, cell.frame);
@@ -156,6 +158,7 @@ export class ListView {
     }
 
     if (moved.size > 0) this.#rewindBands(moved);
+    this.#stick();
 
     // Cells out of range: gone now, or once they have slid out of view.
     for (const [id, element] of this.elements) {
@@ -191,6 +194,7 @@ export class ListView {
     const viewportHeight = window.innerHeight || document.documentElement.clientHeight;
     const top = -box.top; // how far the list's top is above the viewport's top
     const extra = viewportHeight * this.margin;
+    this.viewport = { top, height: viewportHeight };
     return { top: top - extra, bottom: top + viewportHeight + extra };
   }
 
@@ -268,9 +272,43 @@ export class ListView {
     return this.container;
   }
 
-  /** A frame in its element's parent's coordinates: a scroller's band starts at its `y`. */
+  /**
+   * Pinned headers and footers at the place the scroll offset gives them (pinned.js), marked
+   * `data-pinned` (drawn above the items) and `data-stuck` while away from their resting frame.
+   * Runs on every scroll frame: a transform per pinned cell, no layout. A cell in an animation
+   * is left to it, and placed again when it ends.
+   */
+  #stick() {
+    for (const [id, element] of this.elements) {
+      const pin = this.model.pinned.get(id);
+      const cell = this.model.cells.get(id);
+      if (!pin || !cell) {
+        if (element.dataset.pinned) {
+          delete element.dataset.pinned;
+          delete element.dataset.stuck;
+          if (cell && element.getAnimations().length === 0) place(element, this.#local(cell, cell.frame));
+        }
+        continue;
+      }
+      element.dataset.pinned = pin.edge;
+      const frame = this.#local(cell, cell.frame);
+      if (frame.y !== cell.frame.y) element.dataset.stuck = "";
+      else delete element.dataset.stuck;
+      const running = element.getAnimations();
+      // Scrolled while it slid: it sticks again once the slide is over.
+      if (running.length > 0) running[0].finished.then(() => this.scheduleRender(), () => {});
+      else place(element, frame);
+    }
+  }
+
+  /**
+   * A frame in its element's parent's coordinates: a scroller's band starts at its `y`; a
+   * pinned header or footer is where the scroll offset puts it.
+   */
   #local(cell, frame) {
     if (!frame) return frame;
+    const pin = this.model.pinned.get(cell.id);
+    if (pin && this.viewport) return pinnedFrame(frame, pin, this.viewport.top, this.viewport.height);
     const section = cell.section ?? this.model.cells.get(cell.id)?.section;
     const band = cell.kind === "item" && section ? this.model.orthogonal.get(section) : null;
     return band ? { x: frame.x, y: frame.y - band.y, w: frame.w, h: frame.h } : frame;
@@ -281,6 +319,13 @@ export class ListView {
     element.dataset.kind = cell.kind;
     if (cell.section) element.dataset.section = cell.section;
     element.dataset.frame = frameAttribute(cell.frame);
+    if (cell.kind === "decoration") {
+      // A section background: drawn behind the items, nothing to read or focus.
+      if (cell.decoration) element.dataset.decoration = cell.decoration;
+      element.setAttribute("aria-hidden", "true");
+      element.removeAttribute("role");
+      return;
+    }
     element.setAttribute("role", "listitem");
     if (cell.kind === "item") element.tabIndex = -1;
   }

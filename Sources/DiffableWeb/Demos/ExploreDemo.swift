@@ -8,6 +8,11 @@ import Synchronization
 /// tiles that scrolls freely (`.continuous`), each with a section header, above a vertical list.
 /// The browser scrolls each carousel sideways on its own (CSS scroll-snap for paging); the
 /// server lays them out as UIKit does, frames along the section's own scrolling axis.
+///
+/// Every section header is pinned (`pinToVisibleBounds`): it stays at the top of the viewport
+/// while its section scrolls by, and the next section's header pushes it away. The list's rows
+/// sit on a section background (`LayoutDecorationItem.background`), the rounded card of an
+/// inset-grouped list, drawn by the browser behind them.
 public final class ExploreDemo: Demo {
     enum Section: String, CaseIterable {
         case featured, new, all
@@ -20,6 +25,9 @@ public final class ExploreDemo: Demo {
             }
         }
     }
+
+    /// The element kind of the list's card (`data-decoration` in the page, styled by app.css).
+    static let cardKind = "inset-grouped-card"
 
     public static func descriptor(catalog: MountainCatalog) -> DemoDescriptor {
         let mountains = Array(catalog.mountains.prefix(60))
@@ -60,9 +68,10 @@ public final class ExploreDemo: Demo {
 
     public func layout() -> CompositionalLayout {
         CompositionalLayout { index, environment in
-            let header = LayoutBoundarySupplementaryItem(
+            var header = LayoutBoundarySupplementaryItem(
                 layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .absolute(44)),
                 elementKind: LayoutElementKind.sectionHeader, alignment: .top)
+            header.pinToVisibleBounds = true
             let fill = LayoutItem(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .fractionalHeight(1)))
             /// A carousel under a header: groups of `size` that scroll sideways as `behavior` says.
             func carousel(_ size: LayoutSize, _ behavior: OrthogonalScrollingBehavior, spacing: Double) -> LayoutSection {
@@ -84,7 +93,15 @@ public final class ExploreDemo: Demo {
             default:
                 var configuration = ListConfiguration(appearance: .insetGrouped)
                 configuration.headerMode = .supplementary
-                return LayoutSection.list(using: configuration, layoutEnvironment: environment)
+                configuration.pinsHeaders = true
+                var section = LayoutSection.list(using: configuration, layoutEnvironment: environment)
+                // The card behind the rows: the section's frame less its header above, its
+                // margins beside and its gap below (the rows' own insets).
+                var card = LayoutDecorationItem.background(elementKind: Self.cardKind)
+                card.contentInsets = DirectionalEdgeInsets(top: ListMetrics.groupedHeaderHeight, leading: section.contentInsets.leading,
+                                                           bottom: section.contentInsets.bottom, trailing: section.contentInsets.trailing)
+                section.decorationItems = [card]
+                return section
             }
         }
     }

@@ -10,7 +10,7 @@ import Foundation
 /// is what keeps a keystroke on a 100,000-item list at the cost of one screen.
 struct ListLayout: Sendable {
     /// A cell as the browser names it: an item by its identifier, a header or footer as
-    /// `header:<section>` / `footer:<section>`.
+    /// `header:<section>` / `footer:<section>`, a decoration as `decoration:<element kind>:<section>`.
     struct Cell: Sendable, Equatable {
         var id: String
         var kind: CellKind
@@ -18,10 +18,25 @@ struct ListLayout: Sendable {
         /// The section's position in the snapshot.
         var sectionIndex: Int
         var index: Int?
+        /// Its resting frame (where a pinned header is when nothing pushes it).
         var frame: LayoutRect
+        /// For a header or footer pinned to the visible bounds: where it sticks, and its section's band.
+        var pin: Pin? = nil
+    }
+
+    /// How a pinned header or footer sticks (``LayoutResult/pinnedFrame(of:contentOffsetY:)``,
+    /// done by the browser while it scrolls): to the viewport's top (a header) or bottom (a
+    /// footer), never outside its section's vertical band.
+    struct Pin: Sendable, Equatable {
+        enum Edge: String, Sendable { case top, bottom }
+        var edge: Edge
+        var minY: Double
+        var maxY: Double
     }
 
     static func supplementaryID(kind: CellKind, section: String) -> String { "\(kind.name):\(section)" }
+
+    static func decorationID(kind: String, section: String) -> String { "decoration:\(kind):\(section)" }
 
     let snapshot: Snapshot<String, String>
     let sectionIDs: [String]
@@ -63,8 +78,10 @@ struct ListLayout: Sendable {
         result.sections.lazy.filter(\.isOrthogonal).map(\.scrollableContentWidth).max() ?? 0
     }
 
-    /// The cells (items, headers and footers) whose frames meet `rect`, in document order: per
-    /// section its headers, its items, its footers.
+    /// The cells (decorations, items, headers and footers) whose frames meet `rect`, in document
+    /// order: per section its decorations, its headers, its items, its footers. A pinned header or
+    /// footer is in it whenever its section's band meets `rect` (the browser keeps it in view
+    /// while the section scrolls by), with its ``Cell/pin``.
     /// - Complexity: O(k log k + log n) for k cells returned.
     func cells(in rect: LayoutRect) -> [Cell] {
         var cells: [Cell] = []
@@ -85,11 +102,13 @@ struct ListLayout: Sendable {
                 let id = Self.supplementaryID(kind: kind, section: sectionIDs[section])
                 guard supplementaries.insert(id).inserted else { continue }
                 cells.append(Cell(id: id, kind: kind, section: sectionIDs[section], sectionIndex: section,
-                                            index: nil, frame: element.frame))
-            case .decoration:
-                continue
+                                            index: nil, frame: element.frame, pin: pin(kind: kind, section: section)))
+            case .decoration(let elementKind):
+                cells.append(Cell(id: Self.decorationID(kind: elementKind, section: sectionIDs[section]), kind: .decoration(elementKind),
+                                  section: sectionIDs[section], sectionIndex: section, index: nil, frame: element.frame))
             }
         }
+        appendPinned(meeting: rect, skipping: &supplementaries, to: &cells)
         cells.sort(by: Self.documentOrder)
         return cells
     }
@@ -117,7 +136,8 @@ struct ListLayout: Sendable {
         return (a.index ?? 0) < (b.index ?? 0)
     }
 
-    /// The cell named `id` (an item, or `header:<section>`/`footer:<section>`), wherever it is.
+    /// The cell named `id` (an item, `header:<section>`/`footer:<section>`, or
+    /// `decoration:<kind>:<section>`), wherever it is.
     /// - Complexity: O(1) for an item (an index lookup and the solver's arithmetic).
     func cell(_ id: String) -> Cell? {
         if let path = snapshot.indexPath(ofItem: id) {
@@ -125,6 +145,7 @@ struct ListLayout: Sendable {
             return Cell(id: id, kind: .item, section: sectionIDs[path.section], sectionIndex: path.section,
                                   index: path.item, frame: frame)
         }
+        if id.hasPrefix(Self.decorationPrefix) { return decorationCell(id) }
         guard let colon = id.firstIndex(of: ":") else { return nil }
         let kind = CellKind(elementKind: String(id[..<colon])), section = String(id[id.index(after: colon)...])
         guard let sectionIndex = snapshot.indexOfSection(section),
@@ -150,6 +171,7 @@ struct ListLayout: Sendable {
 
     private static func rank(_ kind: CellKind) -> Int {
         switch kind {
+        case .decoration: -1
         case .item: 1
         case .footer: 2
         case .header, .supplementary: 0

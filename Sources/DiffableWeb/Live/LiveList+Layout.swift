@@ -11,11 +11,16 @@ extension LiveList {
         }
     }
 
-    /// A cell with its frame and HTML (rendered once per content, shared by every session).
+    /// A cell with its frame and HTML (rendered once per content, shared by every session); a
+    /// decoration has none (CSS draws it).
     func wireCell(_ cell: ListLayout.Cell, in snapshot: Snapshot<String, String>) -> WireCell {
-        let content = cell.kind == .item ? demo.cell(for: cell.id) : demo.supplementary(kind: cell.kind, section: cell.section, in: snapshot)
+        let content: CellContent? = switch cell.kind {
+        case .item: demo.cell(for: cell.id)
+        case .decoration: nil
+        case .header, .footer, .supplementary: demo.supplementary(kind: cell.kind, section: cell.section, in: snapshot)
+        }
         return WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index, frame: WireFrame(cell.frame),
-                        html: content.map(renderer.cell) ?? "")
+                        html: content.map(renderer.cell) ?? "", pin: cell.pin.map { WirePin(id: cell.id, $0) })
     }
 
     /// A `snapshot` event for a stream: the list's identifiers and the window's cells.

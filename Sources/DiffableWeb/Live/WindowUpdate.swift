@@ -22,6 +22,9 @@ struct WindowUpdate: Sendable {
     var updated: [WireUpdate] = []
     /// What the client holds afterwards.
     var held: [String: WireFrame] = [:]
+    /// The pinned headers and footers of the window, in document order (stated afresh each time:
+    /// an insert can move a section's end without moving its header).
+    var pinned: [WirePin] = []
 
     /// - Parameters:
     ///   - layout: the list as it is now, laid out for the stream's viewport.
@@ -39,6 +42,7 @@ struct WindowUpdate: Sendable {
         for cell in now {
             let frame = WireFrame(cell.frame)
             self.held[cell.id] = frame
+            if let pin = cell.pin { pinned.append(WirePin(id: cell.id, pin)) }
             guard let before = held[cell.id] else {
                 cells.append(.entered(WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index,
                                                frame: frame, html: html(cell))))

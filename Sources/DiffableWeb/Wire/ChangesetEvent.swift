@@ -40,6 +40,7 @@ enum ChangesetEvent {
         var writer = JSONWriter(capacity: 64 + update.cells.count * 160)
         writer.raw(",\"contentSize\":"); writer.size(WireSize(layout.contentSize))
         writer.orthogonal(layout.orthogonalSections)
+        writer.pinned(update.pinned)
         writer.raw(",\"cells\":"); writer.windowCells(update.cells)
         writer.raw(",\"left\":"); writer.left(update)
         writer.raw(",\"updated\":"); writer.updates(update.updated)

@@ -19,6 +19,18 @@ extension JSONWriter {
         raw("}")
     }
 
+    /// `,"pinned":[{"id","edge","band":[minY,maxY]}]`: the window's pinned headers and footers,
+    /// or nothing when it has none.
+    mutating func pinned(_ pins: [WirePin]) {
+        guard !pins.isEmpty else { return }
+        raw(",\"pinned\":")
+        array(pins) { w, pin in
+            w.raw("{\"id\":"); w.string(pin.id)
+            w.raw(",\"edge\":"); w.string(pin.edge)
+            w.raw(",\"band\":["); w.number(pin.minY); w.raw(","); w.number(pin.maxY); w.raw("]}")
+        }
+    }
+
     /// `left`: held cells that left the window (with their new frame), then those gone (id only).
     mutating func left(_ update: WindowUpdate) {
         raw("[")

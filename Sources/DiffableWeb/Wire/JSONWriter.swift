@@ -127,6 +127,7 @@ struct JSONWriter {
     mutating func cell(_ cell: WireCell) {
         raw("{\"id\":"); string(cell.id)
         raw(",\"kind\":"); string(cell.kind.name)
+        if let decoration = cell.kind.decorationKind { raw(",\"decoration\":"); string(decoration) }
         raw(",\"section\":"); string(cell.section)
         if let index = cell.index { raw(",\"index\":"); int(index) }
         raw(",\"frame\":"); frame(cell.frame)

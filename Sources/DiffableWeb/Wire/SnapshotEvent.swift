@@ -19,6 +19,7 @@ enum SnapshotEvent {
             w.raw("}")
         }
         writer.orthogonal(layout.orthogonalSections)
+        writer.pinned(cells.compactMap(\.pin))
         writer.raw(",\"cells\":"); writer.array(cells) { $0.cell($1) }
         writer.raw("}")
         return writer.text

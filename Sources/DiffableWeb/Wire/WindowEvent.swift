@@ -9,6 +9,7 @@ enum WindowEvent {
         writer.raw(",\"top\":"); writer.number(window.top)
         writer.raw(",\"reset\":"); writer.bool(reset)
         writer.orthogonal(layout.orthogonalSections)
+        writer.pinned(update.pinned)
         writer.raw(",\"cells\":"); writer.windowCells(update.cells)
         writer.raw(",\"left\":"); writer.left(update)
         writer.raw("}")

@@ -36,6 +36,22 @@ struct WireCell: Codable, Equatable, Sendable {
     var index: Int?
     var frame: WireFrame
     var html: String
+    /// For a pinned header or footer: how it sticks (written in the event's `pinned`, not in the cell).
+    var pin: WirePin? = nil
+}
+
+/// A pinned header or footer of a window (`pinned` in docs/protocol.md): the edge it sticks to
+/// and its section's vertical band.
+struct WirePin: Codable, Equatable, Sendable {
+    var id: String
+    var edge: String
+    var minY: Double, maxY: Double
+
+    init(id: String, _ pin: ListLayout.Pin) {
+        self.id = id
+        edge = pin.edge.rawValue
+        minY = WireFrame.round(pin.minY); maxY = WireFrame.round(pin.maxY)
+    }
 }
 
 struct WireMove: Codable, Equatable, Sendable {
