@@ -59,7 +59,8 @@ struct SQLiteStoreThreadTests {
                 try SQLiteDatabase(path: directory.appendingPathComponent("\(index).sqlite").path, name: name)
             }
             for database in databases { #expect(try await database.perform { try $0.query("SELECT 1") } == [[.integer(1)]]) }
-            #expect(Self.threads(named: name) == 10)
+            // /proc shows a name once the kernel has it (read racily here: wait a moment for it).
+            #expect(await eventually(timeout: .seconds(10)) { Self.threads(named: name) == 10 })
         }
         #expect(await eventually(timeout: .seconds(20)) { Self.threads(named: name) == 0 }, "each thread ended with its database")
     }
