@@ -122,5 +122,11 @@ let package = Package(
             "DiffableWebCommands", "DiffableWeb", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom"]),
+        // The PostgreSQL store against a private PostgreSQL (initdb in a temporary directory).
+        .testTarget(name: "DiffableWebPostgresTests", dependencies: [
+            "DiffableWebPostgres", "DiffableWeb",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
     ]
 )

@@ -8,7 +8,10 @@
   b. two nodes write one list at once: 100 appends through each node, concurrently; both nodes
      then show all of them, at the same version, and the version grew by exactly the number of
      acknowledged writes (no lost update, no version given twice); the streams on both nodes
-     build that list; the same item appended through both nodes at once is one 200 and one 422;
+     build that list; the same item appended through both nodes at once is one 200 and one 422.
+     Both must take the conflict path (a write whose optimistic save lost to the other node's is
+     undone, caught up and saved under the row lock): the nodes run at --log-level info and log
+     each such write ("lost its optimistic save"), and the test counts those lines;
   c. a node killed: 50 sessions through nginx (page visit, event stream, typing and API writes),
      the node with the most streams killed with SIGKILL after ~3 s; clients retry through nginx;
      ~3 s later every write that was answered 2xx must be in its session's snapshot, every stream
@@ -44,6 +47,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLUSTER = os.path.join(ROOT, "scripts", "cluster")
 PREFIX = "dw-cluster-test-"
 NODES = 3
+CONFLICT = "lost its optimistic save"  # what a node logs (info) for a write that took the conflict path
 DEADLINE = 240  # seconds for the whole test, whatever happens (the watchdog stops the cluster)
 WORDS = ["k", "ka", "kan", "kang", "kan", "ka", "k", "", "m", "mo", "mon", "mont", "monte", "mont", "mon", "mo",
          "m", "", "b", "be", "ben", "ben ", "ben m", "ben", "be", "b", "", "a", "al", "alp", "al", "a", ""]
@@ -403,7 +407,20 @@ def test_fanout(ports):
 
 # --- b. two writers -----------------------------------------------------------------------------
 
-def test_two_writers(ports):
+def conflicts_logged(cluster_dir):
+    """How many writes took the conflict path so far, on every node (from their logs)."""
+    total = 0
+    for k in range(1, NODES + 1):
+        try:
+            with open(os.path.join(cluster_dir, f"node{k}.log"), errors="replace") as f:
+                total += f.read().count(CONFLICT)
+        except OSError:
+            pass
+    return total
+
+
+def test_two_writers(ports, cluster_dir):
+    conflicts_before = conflicts_logged(cluster_dir)
     setup = Client(ports[1])
     share, cookie, _ = new_session(setup)
     first = setup.call("GET", f"/api/sessions/{share}/demos/numbers/snapshot").json()
@@ -500,15 +517,21 @@ def test_two_writers(ports):
                 fail(f"b: the list node {k}'s stream built is not its snapshot")
         log(f"b. streams: both at version {expected}, their events build the snapshot; writes folded into "
             f"another changeset: node1 {coalesced.get(1)}, node2 {coalesced.get(2)}")
+        conflicts = conflicts_logged(cluster_dir) - conflicts_before
+        log(f"b. {conflicts} of {len(acked)} writes took the conflict path (undone, caught up, saved under the row lock)")
+        if conflicts == 0:
+            fail("b: no write took the conflict path (no node logged \"" + CONFLICT + "\"): the check proved nothing")
     finally:
         for stream in streams.values():
             stream.close()
         setup.close()
 
 
-def test_same_append_twice(ports, trials=20):
+def test_same_append_twice(ports, cluster_dir, trials=20):
     """The same new item appended through two nodes at once: one write wins (200), the other is
-    refused as a duplicate (422 duplicate_items), as on one node; never a 5xx."""
+    refused as a duplicate (422 duplicate_items), as on one node; never a 5xx. The loser's
+    optimistic save fails, and its write, run again after the winner's, is refused."""
+    conflicts_before = conflicts_logged(cluster_dir)
     clients = {1: Client(ports[1]), 2: Client(ports[2])}
     share, _, _ = new_session(clients[1])
     outcomes, odd = {}, []
@@ -532,7 +555,8 @@ def test_same_append_twice(ports, trials=20):
         if statuses != (200, 422):
             odd.append((item, [replies.get(k) for k in (1, 2)]))
     log(f"b. the same append on two nodes at once, {trials} times: "
-        + ", ".join(f"{' + '.join(map(str, k))}: {v}" for k, v in sorted(outcomes.items(), key=str)))
+        + ", ".join(f"{' + '.join(map(str, k))}: {v}" for k, v in sorted(outcomes.items(), key=str))
+        + f"; {conflicts_logged(cluster_dir) - conflicts_before} took the conflict path")
     if odd:
         fail(f"b: the same append on two nodes at once should answer 200 + 422; {len(odd)} of {trials} did not, "
              f"e.g. {odd[0][0]}: {odd[0][1]}")
@@ -788,16 +812,18 @@ def test_newer_schema(pg_port, binary):
     server must not write a newer store)."""
     url = f"postgres://postgres@127.0.0.1:{pg_port}/diffable_web"
     psql = ["psql", "-h", "127.0.0.1", "-p", str(pg_port), "-U", "postgres", "-d", "diffable_web", "-v", "ON_ERROR_STOP=1", "-q", "-c"]
+    current = subprocess.run(psql[:-1] + ["-tA", "-c", "SELECT version FROM schema_version"], check=True, capture_output=True,
+                             text=True, timeout=30).stdout.strip()
     subprocess.run(psql + ["UPDATE schema_version SET version = 99"], check=True, capture_output=True, timeout=30)
     try:
         result = subprocess.run([binary, "--port", "0", "--database-url", url], capture_output=True, text=True, timeout=60)
         output = result.stdout + result.stderr
-        if result.returncode == 0 or "schema version 99" not in output or "up to 1" not in output:
+        if result.returncode == 0 or "schema version 99" not in output or f"up to {current}" not in output:
             fail(f"d: a server on a database of schema 99 exited {result.returncode}: {output.strip()[-300:]}")
         else:
             log("d. a database of a newer schema is refused at start: " + output.strip().splitlines()[-1][:160])
     finally:
-        subprocess.run(psql + ["UPDATE schema_version SET version = 1"], capture_output=True, timeout=30)
+        subprocess.run(psql + [f"UPDATE schema_version SET version = {int(current)}"], capture_output=True, timeout=30)
 
 
 def tail(path, lines=15):
@@ -848,8 +874,9 @@ def main():
         for _ in range(3):  # a port taken between the choice and the start: other ports
             port = free_block(NODES + 1)
             pg_port = free_block(1, avoid=range(port, port + NODES + 1))
+            # --log-level info (after the script's own warning: the last one counts): the conflict path's lines.
             result = subprocess.run([CLUSTER, "start", "--dir", cluster_dir, "--nodes", str(NODES), "--port", str(port),
-                                     "--pg-port", str(pg_port), "--binary", args.binary],
+                                     "--pg-port", str(pg_port), "--binary", args.binary, "--", "--log-level", "info"],
                                     capture_output=True, text=True, timeout=180)
             if "already in use" not in result.stderr:
                 break
@@ -861,8 +888,8 @@ def main():
             f"PostgreSQL on {pg_port}")
         if "share nothing" in result.stdout + result.stderr:
             fail(f"{args.binary} has no --database-url: the nodes share nothing (the cross-node parts fail)")
-        for name, part in (("a", lambda: test_fanout(ports)), ("b", lambda: test_two_writers(ports)),
-                           ("b", lambda: test_same_append_twice(ports)),
+        for name, part in (("a", lambda: test_fanout(ports)), ("b", lambda: test_two_writers(ports, cluster_dir)),
+                           ("b", lambda: test_same_append_twice(ports, cluster_dir)),
                            ("c", lambda: test_kill(port, cluster_dir)),
                            ("d", lambda: test_newer_schema(pg_port, args.binary))):
             part_started = time.monotonic()

@@ -19,6 +19,9 @@ Not a test. Everything on 127.0.0.1, bounded; every process started here is stop
 
     python3 Benchmarks/web/cluster_bench.py [--binary .build/release/diffable-web-postgres] [--seconds 10]
 
+Before and after in one run: give --binary once per build and --rounds N; the builds alternate,
+round after round (each row is named by its binary's index and path).
+
 Prints a markdown table. Needs wrk (scripts/deps --bench), PostgreSQL and nginx-light.
 """
 import argparse
@@ -209,7 +212,8 @@ def measure(target, args, scratch):
     latencies, trips = api_load.event_latency(target.port, args.items, args.samples)
     row["event"] = (statistics.median(latencies), api_load.quantile(latencies, 0.99), statistics.median(trips))
     # Keystroke → event, one session.
-    samples, elapsed = asyncio.run(keystroke_latency.run(target.port, 1, args.keystrokes))
+    keystroke_latency.SERVER_PID = min(target.pids()["diffable-web"])  # run() reads it (its CPU figure is not used here)
+    samples, elapsed, _, _ = asyncio.run(keystroke_latency.run(target.port, 1, args.keystrokes))
     values = [s[0] for s in samples]
     row["keys"] = (statistics.median(values), keystroke_latency.percentile(values, 99), max(values),
                    len(samples) / elapsed)
@@ -218,7 +222,10 @@ def measure(target, args, scratch):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "diffable-web-postgres"))
+    parser.add_argument("--binary", action="append",
+                        help="the executable (again for another build: they alternate; default "
+                             ".build/release/diffable-web-postgres)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds over the binaries and configs (default %(default)s)")
     parser.add_argument("--seconds", type=int, default=10, help="per wrk run (default %(default)s)")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--items", type=int, default=1000, help="Numbers list size (default %(default)s)")
@@ -230,39 +237,49 @@ def main():
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is missing (scripts/deps --bench)")
-    binary = os.path.abspath(args.binary)
-    if not os.access(binary, os.X_OK):
-        sys.exit(f"no executable at {binary} (swift build -c release --product diffable-web-postgres)")
-    help_text = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, timeout=30).stdout
-    has_postgres = "--database-url" in help_text
-    print(f"binary: {binary}{'' if '/release/' in binary else '  (not a release build: not representative)'}",
-          file=sys.stderr)
+    binaries = [os.path.abspath(b) for b in (args.binary or [str(ROOT / ".build" / "release" / "diffable-web-postgres")])]
+    has_postgres = {}
+    for binary in binaries:
+        if not os.access(binary, os.X_OK):
+            sys.exit(f"no executable at {binary} (swift build -c release --product diffable-web-postgres)")
+        help_text = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, timeout=30).stdout
+        has_postgres[binary] = "--database-url" in help_text
+        print(f"binary: {binary}{'' if '/release/' in binary else '  (not a release build: not representative)'}",
+              file=sys.stderr)
 
     plans = {
-        "memory": ("memory (`--memory-only`)", lambda: Single("memory", binary, ["--memory-only"], args.mountains)),
-        "sqlite": ("SQLite (`--state-dir`)", lambda: Single("sqlite", binary, ["--state-dir", "STATE"], args.mountains)),
-        "postgres": ("PostgreSQL, 1 node", lambda: Cluster("postgres", binary, 1, args.mountains)),
-        "cluster": ("PostgreSQL, 3 nodes behind nginx", lambda: Cluster("cluster", binary, 3, args.mountains)),
+        "memory": ("memory (`--memory-only`)", lambda b: Single("memory", b, ["--memory-only"], args.mountains)),
+        "sqlite": ("SQLite (`--state-dir`)", lambda b: Single("sqlite", b, ["--state-dir", "STATE"], args.mountains)),
+        "postgres": ("PostgreSQL, 1 node", lambda b: Cluster("postgres", b, 1, args.mountains)),
+        "cluster": ("PostgreSQL, 3 nodes behind nginx", lambda b: Cluster("cluster", b, 3, args.mountains)),
     }
     rows, notes = [], []
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="cluster-bench.") as scratch:
-        for key in args.configs.split(","):
-            label, make = plans[key]
-            if key in ("postgres", "cluster") and not has_postgres:
-                notes.append(f"{label}: skipped ({binary} has no --database-url)")
-                continue
-            print(f"{label}…", file=sys.stderr, flush=True)
-            started = time.monotonic()
-            target = make()
-            try:
-                rows.append((label, measure(target, args, scratch)))
-            except Exception as error:
-                notes.append(f"{label}: failed: {type(error).__name__}: {error}")
-            finally:
-                target.stop()
-            print(f"  {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+        for round_ in range(1, args.rounds + 1):
+            for index, binary in enumerate(binaries, 1):
+                for key in args.configs.split(","):
+                    label, make = plans[key]
+                    if len(binaries) > 1 or args.rounds > 1:
+                        label = f"{label}, binary {index}" + (f", round {round_}" if args.rounds > 1 else "")
+                    if key in ("postgres", "cluster") and not has_postgres[binary]:
+                        notes.append(f"{label}: skipped ({binary} has no --database-url)")
+                        continue
+                    print(f"{label}…", file=sys.stderr, flush=True)
+                    started = time.monotonic()
+                    target = make(binary)
+                    try:
+                        rows.append((label, measure(target, args, scratch)))
+                    except Exception as error:
+                        notes.append(f"{label}: failed: {type(error).__name__}: {error}")
+                    finally:
+                        target.stop()
+                    print(f"  {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
 
+    if len(binaries) > 1:
+        print()
+        for index, binary in enumerate(binaries, 1):
+            print(f"binary {index}: {binary}")
     print(f"\n| storage | ops/s, 1 list, {args.connections} clients | p50 · p99 ms | CPU µs/op "
           f"| ops/s, {args.connections} lists | p50 · p99 ms | CPU µs/op "
           f"| op → event p50 · p99 ms | keystroke → event p50 · p99 · max ms |")
@@ -281,13 +298,15 @@ def main():
           f"({args.mountains:,} mountains) for keystroke → event. CPU: the serving processes (nodes, PostgreSQL, "
           f"nginx) per operation, from /proc. All on one {os.cpu_count()}-core machine, load generator included "
           f"(load average before: {load_before:.2f}; other work on the machine moves these figures).")
-    print(f"\n| storage | server CPU µs per operation ({args.connections} lists): "
-          f"diffable-web · PostgreSQL · nginx |")
-    print("|---|---:|")
+    print(f"\n| storage | server CPU µs per operation, 1 list: diffable-web · PostgreSQL · nginx "
+          f"| {args.connections} lists: diffable-web · PostgreSQL · nginx |")
+    print("|---|---:|---:|")
     for label, r in rows:
-        cpu = r["many"]["cpu"]
-        print(f"| {label} | " + " · ".join(f"{cpu[name]:.0f}" if name in cpu else "—"
-                                           for name in ("diffable-web", "PostgreSQL", "nginx")) + " |")
+        cells = []
+        for part in ("one", "many"):
+            cpu = r[part]["cpu"]
+            cells.append(" · ".join(f"{cpu[name]:.0f}" if name in cpu else "—" for name in ("diffable-web", "PostgreSQL", "nginx")))
+        print(f"| {label} | {cells[0]} | {cells[1]} |")
     for note in notes:
         print(f"\n{note}")
 
