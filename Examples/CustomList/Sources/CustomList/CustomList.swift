@@ -39,8 +39,8 @@ final class GroceriesDemo: Demo {
 
     func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
 
-    func perform(_ action: String, parameters: ActionParameters, on dataSource: DiffableDataSource<String, String>) throws(ActionError) {
-        var snapshot = dataSource.snapshot()
+    func perform(_ action: String, parameters: ActionParameters, on list: ListTransaction) throws(ActionError) {
+        var snapshot = list.snapshot()
         switch action {
         case "add":
             let item = try parameters.requiredString("item").trimmingCharacters(in: .whitespaces)
@@ -58,7 +58,7 @@ final class GroceriesDemo: Demo {
         default:
             throw .unknownAction(action)
         }
-        dataSource.apply(snapshot, animatingDifferences: true)
+        list.apply(snapshot, animatingDifferences: true)
     }
 
     func status(of snapshot: Snapshot<String, String>) -> String { "\(snapshot.numberOfItems) to buy" }
