@@ -81,6 +81,11 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "MiB of unsent event-stream data all clients together may hold; past it the slowest readers are cut. 0: no budget.")
     public var streamBufferTotal = Limits().maxEventStreamBufferTotalBytes >> 20
 
+    @Option(help: ArgumentHelp(
+        "Threads for heavy reads (a layout or a snapshot of a list of 2,000 items or more), in turns between sessions (default: half the cores, at least one).",
+        discussion: "They run beside the threads every other request runs on, so one session's heavy reads do not delay another session."))
+    public var heavyThreads: Int?
+
     @Option(help: "Seconds in-flight requests get to finish on SIGTERM/SIGINT before the server stops.")
     public var shutdownGrace: Double = 5
 
@@ -126,6 +131,10 @@ public struct ServeOptions: ParsableArguments {
         configuration.testHooks = testHooks
         configuration.stateDirectory = memoryOnly ? nil : stateDir
         configuration.nodeName = nodeName
+        if let heavyThreads {
+            guard (1...64).contains(heavyThreads) else { throw ValidationError("--heavy-threads takes 1…64") }
+            configuration.heavyWorkThreads = heavyThreads
+        }
         guard let cookieSecurity = CookieSecurity(rawValue: secureCookies.lowercased()) else {
             throw ValidationError("--secure-cookies takes off, on or forwarded")
         }
