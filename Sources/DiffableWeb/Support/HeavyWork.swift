@@ -1,6 +1,9 @@
 import Foundation
 import MicroHTTP
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs heavy reads (laying out or serialising a whole large list) on threads of their own,
 /// taking turns between sessions, so that one session's heavy requests never hold the
@@ -20,6 +23,8 @@ import Synchronization
 ///   hung up), a job that has not started is dropped.
 ///
 /// Threads are started when work arrives and end when none is left: an idle queue costs no thread.
+/// They run at a lower priority (nice 10, ``Limits/niceness``): when every core is busy, a
+/// keystroke's handler gets a core at once, and the heavy reads take what is left.
 ///
 /// ```swift
 /// let heavy = HeavyWork(limits: .init(threads: 1))
@@ -34,6 +39,8 @@ final class HeavyWork: Sendable {
         var waitingPerSession = 8
         /// Jobs waiting, all sessions together.
         var waitingTotal = 256
+        /// The threads' nice value (Linux: per thread), above the cooperative threads' 0.
+        var niceness: Int32 = 10
     }
 
     let limits: Limits
@@ -141,6 +148,10 @@ final class HeavyWork: Sendable {
 
     /// A worker: takes the next session's next job until no session has one waiting, then ends.
     private func work() {
+        #if canImport(Glibc)
+        // On Linux the nice value is the calling thread's own (`who` 0 names it).
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, limits.niceness)
+        #endif
         var finished: String?
         while true {
             let job = state.withLock { s -> Job? in
