@@ -134,6 +134,7 @@ def main():
         share = json.loads(payload)["id"]
         print(f"session A's Numbers list: {fill(port, share, args.items):,} items", flush=True)
         typist = Typist(port)
+        time.sleep(3)  # the store settles after saving the big list (its first keystrokes are not the baseline's)
         for loops in (int(n) for n in args.loops.split(",")):
             run(port, share, typist, loops, args.keystrokes, args.seconds)
     finally:
