@@ -81,6 +81,14 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "MiB of unsent event-stream data all clients together may hold; past it the slowest readers are cut. 0: no budget.")
     public var streamBufferTotal = Limits().maxEventStreamBufferTotalBytes >> 20
 
+    @Option(help: ArgumentHelp(
+        "Threads for heavy reads (a layout or a snapshot of a list of --heavy-read-items items or more), in turns between sessions (default: half the cores, at least one).",
+        discussion: "They run beside the threads every other request runs on, so one session's heavy reads do not delay another session."))
+    public var heavyThreads: Int?
+
+    @Option(help: "Lists of at least this many items (default 2000) are heavy: their layout and snapshot reads run on the heavy-read threads (0: every list; above 100000: none, as before issue 22).")
+    public var heavyReadItems: Int?
+
     @Option(help: "Seconds in-flight requests get to finish on SIGTERM/SIGINT before the server stops.")
     public var shutdownGrace: Double = 5
 
@@ -126,6 +134,14 @@ public struct ServeOptions: ParsableArguments {
         configuration.testHooks = testHooks
         configuration.stateDirectory = memoryOnly ? nil : stateDir
         configuration.nodeName = nodeName
+        if let heavyReadItems {
+            guard heavyReadItems >= 0 else { throw ValidationError("--heavy-read-items takes 0 or more") }
+            configuration.heavyReadItems = heavyReadItems
+        }
+        if let heavyThreads {
+            guard (1...64).contains(heavyThreads) else { throw ValidationError("--heavy-threads takes 1…64") }
+            configuration.heavyWorkThreads = heavyThreads
+        }
         guard let cookieSecurity = CookieSecurity(rawValue: secureCookies.lowercased()) else {
             throw ValidationError("--secure-cookies takes off, on or forwarded")
         }

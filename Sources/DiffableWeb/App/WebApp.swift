@@ -27,10 +27,15 @@ public final class WebApp: Sendable {
     static let cookieName = "dw_session"
     /// `/healthz`'s answer (with the node's name, when it has one).
     let healthResponse: Response
+    /// Where heavy reads of large lists run, in turns between sessions (`heavyRead`).
+    let heavyWork: HeavyWork
 
     public init(configuration: WebConfiguration, logger: Logger = Logger(label: "DiffableWeb")) async throws {
         self.configuration = configuration
         self.logger = logger
+        heavyWork = HeavyWork(limits: .init(threads: configuration.heavyWorkThreads,
+                                            waitingPerSession: configuration.heavyWorkWaitingPerSession,
+                                            waitingTotal: configuration.heavyWorkWaitingTotal))
         demos = configuration.demos
         assetDirectories = Self.assetDirectories(configuration.demos)
         var names = Set<String>()

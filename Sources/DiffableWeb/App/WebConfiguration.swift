@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the web layer behaves; every value has a default fit for `make run`.
 public struct WebConfiguration: Sendable {
     /// The directory of static files (`Public/`).
@@ -40,6 +42,18 @@ public struct WebConfiguration: Sendable {
     /// when a proxy in front of it changes the `Host`: the "Script this session" panel's
     /// commands use it. `nil`: the origin each request was sent to (its `Host`).
     public var publicURL: String?
+
+    /// Reads that cost in proportion to a whole list (`GET …/layout`, `GET …/snapshot`) of a list
+    /// with at least this many items run on the heavy-work threads, in turns between sessions,
+    /// never on the threads every other request runs on (0: every such read does).
+    public var heavyReadItems = 2_000
+    /// Threads for heavy reads (default: half the cores, at least one: the rest stay for
+    /// everything else). Each session has at most one heavy read running.
+    public var heavyWorkThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    /// Heavy reads that may wait for their turn, per session and in all; past either bound a
+    /// request is refused `429 too_many_requests` with `Retry-After: 1`.
+    public var heavyWorkWaitingPerSession = 8
+    public var heavyWorkWaitingTotal = 256
 
     public init(publicDirectory: String, templatesDirectory: String, demos: [DemoDescriptor]) {
         self.publicDirectory = publicDirectory

@@ -43,7 +43,9 @@ extension WebApp {
         switch Array(segments.dropFirst(5)) {
         case ["snapshot"]:
             try allow(request, ["GET", "HEAD", "PUT"])
-            return request.method == .put ? try await putSnapshot(request, list) : Response(headers: ["Content-Type": "application/json"], body: .bytes(list.snapshotJSON { snapshotBody(list, $0, $1).bytes }))
+            if request.method == .put { return try await putSnapshot(request, list) }
+            let json = try await heavyRead(session, list) { list.snapshotJSON { self.snapshotBody(list, $0, $1).bytes } }
+            return Response(headers: ["Content-Type": "application/json"], body: .bytes(json))
         case ["operations"]:
             try allow(request, ["POST"])
             return try await applyOperations(request, list)
@@ -52,7 +54,8 @@ extension WebApp {
             guard let size = viewportSize(width: request.query["width"], height: request.query["height"]) else {
                 throw Self.invalidViewport
             }
-            return try jsonResponse(layoutBody(list, LayoutContainer(width: size.width, height: size.height)))
+            let container = LayoutContainer(width: size.width, height: size.height)
+            return try await heavyRead(session, list) { try self.jsonResponse(self.layoutBody(list, container)) }
         case ["actions"]:
             try allow(request, ["GET", "HEAD"])
             return try jsonResponse(descriptor.actions)
@@ -152,6 +155,17 @@ extension WebApp {
         return LayoutBody(version: version, contentSize: WireSize(layout.contentSize), cells: layout.allCells.map {
             .init(id: $0.id, kind: $0.kind, section: $0.section, index: $0.index, frame: WireFrame($0.frame))
         })
+    }
+
+    /// Runs a read that costs in proportion to the whole list (laying it out, serialising it).
+    /// For a list of at least ``WebConfiguration/heavyReadItems`` items it runs on the heavy-work
+    /// threads, in the session's turn (``HeavyWork``): the handler waits without holding one of
+    /// the cooperative threads every other session's keystrokes, actions and pages run on
+    /// (issue 22, finding 3). A smaller list is read here, at once (no thread hop).
+    /// - Throws: `429 too_many_requests` when the session's or the server's queue is full.
+    func heavyRead<T: Sendable>(_ session: Session, _ list: LiveList, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        guard list.currentSnapshot().snapshot.numberOfItems >= configuration.heavyReadItems else { return try work() }
+        return try await heavyWork.run(for: session.shareID.value, work)
     }
 
     // MARK: Writing
