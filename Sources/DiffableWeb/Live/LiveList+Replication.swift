@@ -21,7 +21,7 @@ extension LiveList {
             do {
                 if let missed = try await storage.store.catchUp(storage.key, from: self.position) {
                     try self.catchUp(missed)
-                    let replicated = self.collected.withLock { updates in defer { updates.removeAll() }; return updates }
+                    let replicated = self.takeCollected()
                     self.commit(self.publish(replicated: replicated, own: [], derived: false), ticket: ticket)
                 }
                 self.outbox.ready(ticket)  // saved already, by the process that wrote it

@@ -76,11 +76,11 @@ extension LiveList {
     private func run<T>(_ body: (ListTransaction) throws -> T, edit: Bool, missed: ListCatchUp?) throws
         -> (Result<T, any Error>, Publication) {
         if let missed { try catchUp(missed) }
-        let replicated = collected.withLock { updates in defer { updates.removeAll() }; return updates }
+        let replicated = takeCollected()
         let transaction = ListTransaction(dataSource)
         let result = Result { try admitted { try body(transaction) } }
         transaction.end()
-        let own = collected.withLock { updates in defer { updates.removeAll() }; return updates }
+        let own = takeCollected()
         if edit, !own.isEmpty { demo.didEditList() }
         return (result, publish(replicated: replicated, own: own, derived: storage != nil && demo.derivesList))
     }

@@ -146,6 +146,11 @@ final class LiveList: Sendable {
                           sections: derived ? [] : StoredList.sections(of: snapshot), state: demo.persistentState(), derived: derived)
     }
 
+    /// The updates collected since the last call (see ``collected``), oldest first.
+    func takeCollected() -> [DataSourceUpdate<String, String>] {
+        collected.withLock { updates in defer { updates.removeAll() }; return updates }
+    }
+
     /// Whether the list is saved (a store is configured and the demo keeps its list).
     var isStored: Bool { storage != nil }
 
