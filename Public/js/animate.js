@@ -18,11 +18,17 @@ export function translate(frame) {
   return `translate(${frame.x}px, ${frame.y}px)`;
 }
 
-/** Puts an element at a frame, instantly. */
+/** Whether an element sizes itself (measure.js): its height is its content's, not the frame's. */
+function fits(element) {
+  return element.dataset.fit !== undefined;
+}
+
+/** Puts an element at a frame, instantly (a self-sizing one keeps its content's height). */
 export function place(element, frame) {
   element.style.transform = translate(frame);
   element.style.width = `${frame.w}px`;
-  element.style.height = `${frame.h}px`;
+  if (fits(element)) element.style.removeProperty("height");
+  else element.style.height = `${frame.h}px`;
 }
 
 /**
@@ -50,11 +56,14 @@ export class Animator {
     const start = this.#currentFrame(element) ?? from;
     stop(element);
     place(element, to);
-    if (start.x === to.x && start.y === to.y && start.w === to.w && start.h === to.h) return null;
-    const keyframes = [
-      { transform: translate(start), width: `${start.w}px`, height: `${start.h}px` },
-      { transform: translate(to), width: `${to.w}px`, height: `${to.h}px` },
-    ];
+    if (start.x === to.x && start.y === to.y && start.w === to.w && (start.h === to.h || fits(element))) return null;
+    // A self-sizing cell's height is its content's, never animated (it would be measured).
+    const keyframes = fits(element)
+      ? [{ transform: translate(start), width: `${start.w}px` }, { transform: translate(to), width: `${to.w}px` }]
+      : [
+        { transform: translate(start), width: `${start.w}px`, height: `${start.h}px` },
+        { transform: translate(to), width: `${to.w}px`, height: `${to.h}px` },
+      ];
     // Held at its old frame until the leaving cells are nearly gone.
     return this.#run(element, keyframes, PHASES.move, "backwards");
   }

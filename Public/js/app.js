@@ -15,6 +15,7 @@ import { bindTree } from "./tree.js";
 import { showState, syncMoveButtons, syncPositionFields } from "./controls.js";
 import { bindScriptPanel, showDetails } from "./script-panel.js";
 import { connectionIndicator } from "./connection.js";
+import { Measurer, anchorScroll } from "./measure.js";
 
 /**
  * A page whose URL asked for a view of the list (`?q=` of the search form) shows it without
@@ -42,8 +43,10 @@ async function start() {
   const stats = { events: 0, animations: 0, domCells: 0, reconnects: 0 };
   const model = new ListModel();
   const animator = new Animator(() => { stats.animations += 1; });
+  const measurer = new Measurer(demo, model, postJSON);
   const view = new ListView(container, model, {
     animator,
+    measurer,
     onRender: (count) => {
       stats.domCells = count;
       syncMoveButtons(container, model); // ↑ off on the first row, ↓ on the last
@@ -77,9 +80,13 @@ async function start() {
     },
     onEvent(type, data) {
       stats.events += 1;
+      // Cells above what the person looks at changed height: it stays where it is on screen.
+      const anchored = type === "window" && data.measured ? anchorScroll(model, measure().top) : null;
       const change = model.apply(type, data);
       if (!change) return;
       view.render(change);
+      anchored?.();
+      if (type === "snapshot" || data.reset) measurer.flush(); // sizes measured before the stream's id was known
       if (statusElement && typeof data.status === "string" && statusElement.textContent !== data.status) {
         statusElement.textContent = data.status; // text, never HTML
       }
@@ -101,7 +108,7 @@ async function start() {
   window.diffableWeb = {
     stats, model, view, stream, measure, tree,
     reportedViewport: () => reporter.reported,
-    viewportSettled: () => reporter.settled(),
+    viewportSettled: () => reporter.settled() && measurer.settled(view.elements.values()),
   };
 }
 

@@ -260,7 +260,9 @@ const HANDLERS = {
     // Held cells at other frames: the viewport's size changed (a resize, a rotation) and the
     // layout adapted to it. They slide to their new frames, as a changeset's moves do. A
     // reset (a reconnected stream) places its window at once.
-    change.animated = !data.reset && change.moved.length > 0;
+    // Cells moved by measurements (self-sizing) are placed at once: they settle, they do not travel.
+    change.animated = !data.reset && !data.measured && change.moved.length > 0;
+    change.measured = data.measured === true;
     if (typeof data.top === "number") model.windowTop = data.top;
     if (typeof data.version === "number") model.version = Math.max(model.version, data.version);
     return change;

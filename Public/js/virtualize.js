@@ -19,11 +19,13 @@ export class ListView {
    * @param {Animator} [options.animator]
    * @param {number} [options.margin] how many screens to keep above and below the viewport
    * @param {(count: number) => void} [options.onRender] told the live cell count after each render
+   * @param {import("./measure.js").Measurer | null} [options.measurer] watches self-sizing cells
    */
-  constructor(container, model, { animator = new Animator(), margin = 1, onRender = () => {} } = {}) {
+  constructor(container, model, { animator = new Animator(), margin = 1, onRender = () => {}, measurer = null } = {}) {
     this.container = container;
     this.model = model;
     this.animator = animator;
+    this.measurer = measurer;
     this.margin = margin;
     this.onRender = onRender;
     this.activeID = null;
@@ -56,6 +58,7 @@ export class ListView {
       const cell = { id, kind: element.dataset.kind || "item", frame: { x, y, w, h }, html: element.innerHTML };
       if (element.dataset.section) cell.section = element.dataset.section;
       if (element.dataset.decoration) cell.decoration = element.dataset.decoration;
+      if (element.dataset.fit !== undefined) cell.fit = 1;
       element.classList.add("cell");
       this.#decorate(element, cell);
       place(element, cell.frame);
@@ -148,7 +151,17 @@ export class ListView {
         place(element, frame);
       }
       const from = moved.get(cell.id);
-      if (!from) continue;
+      if (!from) {
+        // Not moved by this change, yet not at the model's frame (it was moved while it slid
+        // or faded): placed there now.
+        if (element.dataset.frame !== frameAttribute(cell.frame) && element.getAnimations().length === 0) {
+          place(element, frame);
+          element.dataset.frame = frameAttribute(cell.frame);
+        }
+        continue;
+      }
+      // A self-sizing cell given another frame: its own size is reported afresh.
+      if (cell.fit && (from.w !== cell.frame.w || from.h !== cell.frame.h)) this.measurer?.recheck(element);
       if (animated) this.animator.slide(element, this.#local(cell, from), frame);
       else {
         stop(element);
@@ -174,7 +187,13 @@ export class ListView {
         animation?.finished.then(() => this.scheduleRender(), () => {});
         continue;
       }
-      if (element.getAnimations().length > 0 || element === document.activeElement) continue;
+      // Still fading in or sliding (a change just now): gone once that is over.
+      const running = element.getAnimations();
+      if (running.length > 0) {
+        running[0].finished.then(() => this.scheduleRender(), () => {});
+        continue;
+      }
+      if (element === document.activeElement) continue;
       this.elements.delete(id);
       element.remove();
     }
@@ -317,6 +336,10 @@ export class ListView {
   #decorate(element, cell) {
     element.dataset.id = cell.id;
     element.dataset.kind = cell.kind;
+    if (cell.fit) {
+      element.dataset.fit = "";
+      this.measurer?.observe(element);
+    }
     if (cell.section) element.dataset.section = cell.section;
     element.dataset.frame = frameAttribute(cell.frame);
     if (cell.kind === "decoration") {

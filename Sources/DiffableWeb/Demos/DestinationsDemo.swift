@@ -123,16 +123,17 @@ public final class DestinationsDemo: Demo {
         return snapshot
     }
 
-    /// Cards of one height (a post and a promo alike), 12 px apart, adapting to their container
+    /// Self-sizing cards (a post and a promo alike), 12 px apart, adapting to their container
     /// (`layoutEnvironment.container.effectiveContentSize`): the picture beside the text on a
     /// wide container, above it (a taller card) below `stackedBelow`. The cell's CSS makes the
-    /// same choice from the card's width (`@container`), so a card and its content agree.
+    /// same choice from the card's width (`@container`), so a card and its content agree; a
+    /// browser measures each card, so a long title makes its card taller and a short one shorter.
     public func layout() -> CompositionalLayout {
         CompositionalLayout { _, environment in
-            let item = LayoutItem(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .fractionalHeight(1)))
+            // Self-sizing: a card is as tall as its title and place need (a browser measures it).
             let height = Self.cardHeight(forWidth: environment.container.width)
-            let group = LayoutGroup.horizontal(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .absolute(height)),
-                                               subitems: [item])
+            let size = LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .estimated(height))
+            let group = LayoutGroup.horizontal(layoutSize: size, subitems: [LayoutItem(layoutSize: size)])
             var section = LayoutSection(group: group)
             section.interGroupSpacing = 12
             section.contentInsets = DirectionalEdgeInsets(top: 12, leading: 16, bottom: 12, trailing: 16)
@@ -144,10 +145,10 @@ public final class DestinationsDemo: Demo {
     /// the picture goes above the text. Keep in step with `app.css`'s `@container post`.
     static let stackedBelow = 600.0
 
-    /// A card beside its picture; or, stacked, a 150-px picture above room for the longest title
-    /// and place (three lines and two) of a 320-px phone's card.
+    /// A card's estimated height: beside its picture, the picture's 112 px; stacked, the 150-px
+    /// picture above a title and a place of one line each.
     static func cardHeight(forWidth width: Double) -> Double {
-        width < stackedBelow ? 270 : 112
+        width < stackedBelow ? 226 : 112
     }
 
     public func cell(for item: String) -> CellContent? {

@@ -49,14 +49,15 @@ public final class MountainsDemo: Demo {
     /// Apple's grid, adapting to its container as a section provider does with
     /// `layoutEnvironment.container.effectiveContentSize`: as many columns of at least
     /// `minimumColumnWidth` as fit, up to 3 (one below 590 px, a phone; two up to 880; three
-    /// above); 10-px spacing between items and groups; 10-px section insets. A row fits the
-    /// longest names on two lines beside the height (`rowHeight`).
+    /// above); 10-px spacing between items and groups; 10-px section insets. Cells size
+    /// themselves (`.estimated(rowHeight)`): a name that needs a third line makes its cell taller.
     public func layout() -> CompositionalLayout {
         CompositionalLayout { _, environment in
             let columns = Self.columns(forWidth: environment.container.width)
-            let item = LayoutItem(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .fractionalHeight(1)))
+            // Self-sizing: a row is as tall as its tallest name needs (a browser measures it).
+            let item = LayoutItem(layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .estimated(Self.rowHeight)))
             let group = LayoutGroup.horizontal(
-                layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .absolute(Self.rowHeight)),
+                layoutSize: LayoutSize(widthDimension: .fractionalWidth(1), heightDimension: .estimated(Self.rowHeight)),
                 subitem: item, count: columns)
             var withSpacing = group
             withSpacing.interItemSpacing = .fixed(10)

@@ -14,12 +14,14 @@ final class LayoutCache: Sendable {
 
     /// The layout of `snapshot` (the list at `version`) for `container`: cached, or made by
     /// `make` and kept. A cached layout counts only for the same snapshot (an undone write's
-    /// version number is used again by another snapshot: ``removeAll()``).
-    func layout(version: Int, snapshot: Snapshot<String, String>, container: LayoutContainer, make: () -> ListLayout) -> ListLayout {
+    /// version number is used again by another snapshot: ``removeAll()``) and the same
+    /// measurements (`measuredGeneration`: a browser's measurement lays the list out again).
+    func layout(version: Int, snapshot: Snapshot<String, String>, container: LayoutContainer, measuredGeneration: Int,
+                make: () -> ListLayout) -> ListLayout {
         let cached = entries.withLock { entries -> ListLayout? in
             entries.version == version ? entries.layouts[container] : nil
         }
-        if let cached, cached.snapshot.isIdentical(to: snapshot) { return cached }
+        if let cached, cached.snapshot.isIdentical(to: snapshot), cached.measuredGeneration == measuredGeneration { return cached }
         let layout = make()
         entries.withLock { entries in
             if entries.version != version {

@@ -137,21 +137,31 @@ extension LiveList {
         // while scrolled past the end): the client's scrollbar must follow, so it is told.
         let resized = follower.window.container != window.container
         follower.window = window
+        sendWindow(to: follower, version: version, snapshot: snapshot, always: resized, measured: false)
+        return true
+    }
+
+    /// In the writer: lays out `follower`'s window again and sends it a `window` event when
+    /// anything it holds changed (or `always`); `measured` marks one that follows measurements
+    /// (the client keeps what the person looks at in place: docs/protocol.md).
+    func sendWindow(to follower: Follower, version: Int, snapshot: Snapshot<String, String>, always: Bool, measured: Bool) {
+        var follower = follower
+        let window = follower.window
         let layout = layout(version: version, snapshot: snapshot, container: window.container)
         let update = WindowUpdate(layout: layout, rect: window.rect, held: follower.held) { wireCell($0, in: snapshot).html }
         follower.held = update.held
         follower.signature = WindowUpdate.signature(of: update.held)
-        let changed = resized || !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty
+        let changed = always || !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty
         let sequence = state.withLock { state -> Int? in
             guard state.followers.update(follower) else { return nil }  // closed meanwhile
             guard changed else { return nil }
             state.windowSequence += 1
             return state.windowSequence
         }
-        guard let sequence else { return true }
-        let json = WindowEvent.json(version: version, streamID: follower.id, window: window, layout: layout, update: update, reset: false)
+        guard let sequence else { return }
+        let json = WindowEvent.json(version: version, streamID: follower.id, window: window, layout: layout, update: update,
+                                    reset: false, measured: measured)
         outbox.send([(follower.stream, "window", epoch.wire(EventID(version: version, layout: sequence)), EventData(json))])
-        reportWindows([(streamID, update.held)], snapshot: snapshot)
-        return true
+        reportWindows([(follower.id, update.held)], snapshot: snapshot)
     }
 }

@@ -3,11 +3,13 @@ import DiffableDataSources
 
 // Layouts of the list (kept in its LayoutCache) and the cells laid out with their HTML.
 extension LiveList {
-    /// The list at `version` laid out for `container` (cached per version and viewport, made
-    /// outside every lock: it asks the demo for its layout).
+    /// The list at `version` laid out for `container`, with the sizes browsers measured at its
+    /// width (cached per version, viewport and measurements; made outside every lock: it asks
+    /// the demo for its layout).
     func layout(version: Int, snapshot: Snapshot<String, String>, container: LayoutContainer) -> ListLayout {
-        layouts.layout(version: version, snapshot: snapshot, container: container) {
-            ListLayout(snapshot: snapshot, layout: demo.layout(), container: container)
+        let measured = measurements.withLock { $0.table(forWidth: container.width) }
+        return layouts.layout(version: version, snapshot: snapshot, container: container, measuredGeneration: measured.generation) {
+            ListLayout(snapshot: snapshot, layout: demo.layout(), container: container, measured: measured)
         }
     }
 
@@ -20,7 +22,7 @@ extension LiveList {
         case .header, .footer, .supplementary: demo.supplementary(kind: cell.kind, section: cell.section, in: snapshot)
         }
         return WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index, frame: WireFrame(cell.frame),
-                        html: content.map(renderer.cell) ?? "", pin: cell.pin.map { WirePin(id: cell.id, $0) })
+                        html: content.map(renderer.cell) ?? "", pin: cell.pin.map { WirePin(id: cell.id, $0) }, fits: cell.fits)
     }
 
     /// A `snapshot` event for a stream: the list's identifiers and the window's cells.

@@ -129,7 +129,7 @@ extension LiveList {
                     publication.supplementaryHTML[cell.id] = html
                 }
             }
-            let group = TransitionCache.WindowKey(window: follower.window, signature: follower.signature)
+            let group = TransitionCache.WindowKey(window: follower.window, signature: follower.signature, measured: layout.measuredSignature)
             let make = { () -> TransitionCache.Window in
                 let window = WindowUpdate(
                     layout: layout, rect: follower.window.rect, held: follower.held,

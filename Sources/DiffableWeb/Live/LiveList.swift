@@ -47,6 +47,8 @@ final class LiveList: Sendable {
     let outbox = EventOutbox<Send>(deliver: LiveList.deliver)
     /// The layouts of the current version, by viewport.
     let layouts = LayoutCache()
+    /// The sizes browsers measured for self-sizing cells, by width (`POST …/measure`).
+    let measurements = Mutex(MeasuredSizes())
     /// What the applies of the running write changed, in order (the data source's observer
     /// adds to it; the write takes it once its body has returned).
     let collected = Mutex<[DataSourceUpdate<String, String>]>([])

@@ -29,6 +29,9 @@ final class TransitionCache: Sendable {
     struct WindowKey: Hashable, Sendable {
         var window: StreamWindow
         var signature: Int
+        /// The signature of the measurements the window was laid out with: lists whose browsers
+        /// measured the same sizes lay out alike.
+        var measured = 0
     }
 
     private struct Entry: Sendable {

@@ -45,7 +45,7 @@ struct WindowUpdate: Sendable {
             if let pin = cell.pin { pinned.append(WirePin(id: cell.id, pin)) }
             guard let before = held[cell.id] else {
                 cells.append(.entered(WireCell(id: cell.id, kind: cell.kind, section: cell.section, index: cell.index,
-                                               frame: frame, html: html(cell))))
+                                               frame: frame, html: html(cell), fits: cell.fits)))
                 continue
             }
             if before != frame { cells.append(.moved(id: cell.id, index: cell.index, frame: frame)) }

@@ -142,18 +142,25 @@ extension WebApp {
     }
 
     struct LayoutBody: Encodable {
-        struct Cell: Encodable { var id: String; var kind: CellKind; var section: String; var index: Int?; var frame: WireFrame }
+        struct Cell: Encodable {
+            var id: String; var kind: CellKind; var section: String; var index: Int?; var frame: WireFrame
+            /// It sizes itself (`true`), and its frame holds the size a browser measured at this width (`measured`).
+            var fit: Bool?; var measured: Bool?
+        }
         var version: Int
         var contentSize: WireSize
         var cells: [Cell]
     }
 
-    /// Frames for a viewport, computed aside: the session's own viewport is not touched.
+    /// Frames for a viewport, computed aside: the session's own viewport is not touched. Self-sizing
+    /// cells are at the sizes browsers measured at this width (`measured`), the others at their estimates.
     func layoutBody(_ list: LiveList, _ container: LayoutContainer) -> LayoutBody {
         let (version, snapshot) = list.currentSnapshot()
-        let layout = ListLayout(snapshot: snapshot, layout: list.demo.layout(), container: container)
+        let measured = list.measuredSizes(forWidth: container.width)
+        let layout = ListLayout(snapshot: snapshot, layout: list.demo.layout(), container: container, measured: measured)
         return LayoutBody(version: version, contentSize: WireSize(layout.contentSize), cells: layout.allCells.map {
-            .init(id: $0.id, kind: $0.kind, section: $0.section, index: $0.index, frame: WireFrame($0.frame))
+            .init(id: $0.id, kind: $0.kind, section: $0.section, index: $0.index, frame: WireFrame($0.frame),
+                  fit: $0.fits ? true : nil, measured: $0.fits && measured.sizes[$0.id] != nil ? true : nil)
         })
     }
 

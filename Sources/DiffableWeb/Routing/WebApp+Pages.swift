@@ -57,7 +57,7 @@ extension WebApp {
             "reorderable": descriptor.reorderable,
             "cells": cells.map { cell -> [String: Any] in
                 ["id": cell.id, "kind": cell.kind.name, "section": cell.section, "isItem": cell.kind == .item, "html": cell.html, "frame": cell.frame.attribute,
-                 "decoration": cell.kind.decorationKind ?? "", "isDecoration": cell.kind.decorationKind != nil,
+                 "decoration": cell.kind.decorationKind ?? "", "isDecoration": cell.kind.decorationKind != nil, "fits": cell.fits,
                  "x": WireFrame.text(cell.frame.x), "y": WireFrame.text(cell.frame.y),
                  "w": WireFrame.text(cell.frame.w), "h": WireFrame.text(cell.frame.h),
                  "position": (cell.index ?? 0) + 1]

@@ -74,6 +74,9 @@ extension WebApp {
             case ["viewport"]:
                 try allow(request, ["POST"])
                 return try await viewport(request, descriptor)
+            case ["measure"]:
+                try allow(request, ["POST"])
+                return try await measure(request, descriptor)
             case ["actions"]:
                 try allow(request, ["GET", "HEAD"])
                 return .json(descriptor.actions)

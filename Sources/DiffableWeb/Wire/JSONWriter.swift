@@ -131,6 +131,7 @@ struct JSONWriter {
         raw(",\"section\":"); string(cell.section)
         if let index = cell.index { raw(",\"index\":"); int(index) }
         raw(",\"frame\":"); frame(cell.frame)
+        if cell.fits { raw(",\"fit\":1") }
         raw(",\"html\":"); string(cell.html)
         raw("}")
     }

@@ -38,6 +38,8 @@ struct WireCell: Codable, Equatable, Sendable {
     var html: String
     /// For a pinned header or footer: how it sticks (written in the event's `pinned`, not in the cell).
     var pin: WirePin? = nil
+    /// It sizes itself: the browser lets it take its content's height and reports that height.
+    var fits = false
 }
 
 /// A pinned header or footer of a window (`pinned` in docs/protocol.md): the edge it sticks to

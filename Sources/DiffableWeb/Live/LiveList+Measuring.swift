@@ -1,0 +1,33 @@
+import CompositionalLayout
+
+// Self-sizing: the sizes a browser measured for the cells it shows (`POST …/measure`) lay the
+// list out again at that width, and the streams that show it get the moved frames.
+extension LiveList {
+    /// Takes the sizes stream `streamID`'s browser measured (at its window's width) and sends
+    /// every stream of that width whose held cells moved a `window` event (`measured`).
+    /// Measurements of cells that do not size themselves change nothing (their heights are not
+    /// estimated); those of cells no longer in the list are kept, by name, for when they return.
+    /// - Returns: `false` when there is no such stream.
+    func measure(streamID: String, sizes: [(id: String, size: LayoutPixelSize)]) async -> Bool {
+        (try? await writer.run { self.takeMeasurements(streamID: streamID, sizes: sizes) }) ?? false
+    }
+
+    /// In the writer: records, then lays out and sends outside the state lock.
+    private func takeMeasurements(streamID: String, sizes: [(id: String, size: LayoutPixelSize)]) -> Bool {
+        guard let measuring = state.withLock({ $0.followers.follower(streamID: streamID) }) else { return false }
+        let width = measuring.window.container.width
+        guard measurements.withLock({ $0.record(sizes, width: width) }) else { return true }
+        let (version, snapshot) = dataSource.versionedSnapshot()
+        let followers = state.withLock { $0.followers.all.values.filter { $0.window.container.width == width } }
+        for follower in followers {
+            sendWindow(to: follower, version: version, snapshot: snapshot, always: false, measured: true)
+        }
+        return true
+    }
+
+    /// The sizes measured for `container`'s width, by cell (the API's layout route reports
+    /// which frames are measured).
+    func measuredSizes(forWidth width: Double) -> MeasuredSizes.Table {
+        measurements.withLock { $0.table(forWidth: width) }
+    }
+}

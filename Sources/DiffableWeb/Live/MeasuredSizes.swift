@@ -1,0 +1,95 @@
+import CompositionalLayout
+
+/// The sizes browsers measured for a list's self-sizing cells (UIKit's
+/// `preferredLayoutAttributesFitting`), by container width: a cell's height depends on the
+/// width it is laid out in, so a phone's measurements never stand in for a desktop's.
+///
+/// Cells are named as on the wire (an item by its identifier, `header:<section>`), so a
+/// measurement follows its item through inserts, deletes and moves. Cells nobody measured keep
+/// their estimates. Bounded: at most ``maximumWidths`` widths (the one measured least recently
+/// is forgotten) and ``maximumCells`` cells per width (past it, the oldest half is forgotten:
+/// those cells fall back to their estimates until a browser shows them again).
+struct MeasuredSizes: Sendable {
+    /// The measurements at one width.
+    struct Table: Sendable {
+        private(set) var sizes: [String: LayoutPixelSize] = [:]
+        /// The order cells were first measured in (for forgetting the oldest).
+        private var order: [String] = []
+        /// Changes whenever a size does (unique over all the list's tables): layouts made from
+        /// another generation are stale.
+        fileprivate(set) var generation = 0
+        /// A hash of the contents, kept as they change: two lists whose tables have the same
+        /// signature lay out alike (their windows can be shared).
+        private(set) var signature = 0
+
+        var isEmpty: Bool { sizes.isEmpty }
+        var count: Int { sizes.count }
+
+        /// Takes `size` for `id`. - Returns: whether it differs from what was kept (by more
+        /// than a quarter of a pixel on an axis: sub-pixel noise is not a change).
+        mutating func set(_ id: String, _ size: LayoutPixelSize, limit: Int) -> Bool {
+            if let old = sizes[id] {
+                guard abs(old.width - size.width) > 0.25 || abs(old.height - size.height) > 0.25 else { return false }
+                signature ^= Self.hash(id, old)
+            } else {
+                if sizes.count >= limit { forgetOldestHalf() }
+                order.append(id)
+            }
+            sizes[id] = size
+            signature ^= Self.hash(id, size)
+            return true
+        }
+
+        private mutating func forgetOldestHalf() {
+            let forgotten = order.prefix(order.count / 2 + 1)
+            for id in forgotten {
+                if let size = sizes.removeValue(forKey: id) { signature ^= Self.hash(id, size) }
+            }
+            order.removeFirst(forgotten.count)
+        }
+
+        private static func hash(_ id: String, _ size: LayoutPixelSize) -> Int {
+            var hasher = Hasher()
+            hasher.combine(id)
+            hasher.combine(size.width)
+            hasher.combine(size.height)
+            return hasher.finalize()
+        }
+    }
+
+    static let maximumWidths = 3
+    static let maximumCells = 50_000
+
+    private var tables: [Double: Table] = [:]
+    private var generations = 0
+    /// Widths, least recently measured first.
+    private var recency: [Double] = []
+
+    /// The measurements at `width` (empty when none).
+    func table(forWidth width: Double) -> Table { tables[width] ?? Table() }
+
+    /// Records measurements taken at `width`. - Returns: whether any size changed.
+    mutating func record(_ measured: [(id: String, size: LayoutPixelSize)], width: Double) -> Bool {
+        var table = tables.removeValue(forKey: width) ?? Table()
+        recency.removeAll { $0 == width }
+        if tables.count >= Self.maximumWidths, let oldest = recency.first {
+            tables[oldest] = nil
+            recency.removeFirst()
+        }
+        var changed = false
+        for (id, size) in measured where table.set(id, size, limit: Self.maximumCells) { changed = true }
+        if changed {
+            generations += 1
+            table.generation = generations
+        }
+        tables[width] = table
+        recency.append(width)
+        return changed
+    }
+
+    /// Forgets every measurement (the list was replaced wholesale).
+    mutating func removeAll() {
+        tables.removeAll()
+        recency.removeAll()
+    }
+}

@@ -1,0 +1,49 @@
+import CompositionalLayout
+import MicroHTTP
+
+// `POST /demos/<name>/measure`: the sizes a browser measured for the self-sizing cells it shows.
+extension WebApp {
+    /// What a browser measured: its stream, and the sizes of cells it shows, by cell id.
+    struct MeasureInput: Decodable {
+        struct Size: Decodable { var w: Double; var h: Double }
+        var stream: String
+        var sizes: [String: Size]
+    }
+
+    /// At most this many sizes in one message (a screen and its overscan hold far fewer; the
+    /// client sends more in several).
+    static let maximumMeasurements = 1_000
+
+    /// Takes the measured sizes of stream `stream`'s cells: the list is laid out again at its
+    /// width and the streams showing it get the moved frames (a `window` event, `measured`).
+    /// `204`; `400 invalid_measurement` for a size that is not a finite length in 0…100,000 or
+    /// too many; `404 unknown_stream` when the stream is gone (the client reconnects).
+    func measure(_ request: Request, _ descriptor: DemoDescriptor) async throws -> Response {
+        let input: MeasureInput = try decodeBody(request)
+        guard input.sizes.count <= Self.maximumMeasurements else {
+            throw HTTPError(.badRequest, code: "invalid_measurement",
+                            message: "At most \(Self.maximumMeasurements) sizes in one message; got \(input.sizes.count)")
+        }
+        var sizes: [(id: String, size: LayoutPixelSize)] = []
+        sizes.reserveCapacity(input.sizes.count)
+        for (id, size) in input.sizes {
+            guard APILimits.identifierLength.contains(id.utf8.count) || id.hasPrefix("header:") || id.hasPrefix("footer:"),
+                  id.utf8.count <= 400 else {
+                throw HTTPError(.badRequest, code: "invalid_measurement", message: "“\(id.prefix(40))” is not a cell id")
+            }
+            guard Self.measurable.contains(size.w), Self.measurable.contains(size.h) else {
+                throw HTTPError(.badRequest, code: "invalid_measurement",
+                                message: "The size of “\(id.prefix(40))” must be two lengths in 0…100000 CSS pixels")
+            }
+            sizes.append((id, LayoutPixelSize(width: size.w, height: size.h)))
+        }
+        let (session, cookie) = try await session(for: request)
+        let list = try await list(session, descriptor)
+        guard await list.measure(streamID: input.stream, sizes: sizes) else {
+            throw HTTPError(.notFound, code: "unknown_stream", message: "This list has no open stream “\(input.stream.prefix(40))”; reconnect")
+        }
+        return Response(status: .noContent).with(cookie)
+    }
+
+    private static let measurable: ClosedRange<Double> = 0...100_000
+}
