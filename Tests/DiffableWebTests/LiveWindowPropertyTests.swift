@@ -90,7 +90,7 @@ struct WindowClient {
 
 @Suite("Live window: a client that keeps only its window ends with exactly the server's order and window")
 struct LiveWindowPropertyTests {
-    @Test("random changes and window moves", arguments: [1, 2, 3])
+    @Test("random changes, window moves and measured cells", arguments: [1, 2, 3])
     func randomChangesAndMoves(seed: Int) async throws {
         var random = SeededRandom(seed: UInt64(seed))
         let live = try await LiveServer.start()
@@ -121,7 +121,7 @@ struct LiveWindowPropertyTests {
         }
 
         for step in 0..<60 {
-            switch Int.random(in: 0..<5, using: &random) {
+            switch Int.random(in: 0..<6, using: &random) {
             case 0:  // insert a few items before a random one
                 let anchor = model[Int.random(in: 0..<model.count, using: &random)]
                 let count = Int.random(in: 1...4, using: &random)
@@ -140,6 +140,22 @@ struct LiveWindowPropertyTests {
                 try await operate(#"{"op":"moveItem","item":"\#(item)","beforeItem":"\#(anchor)"}"#)
                 model.removeAll { $0 == item }
                 model.insert(item, at: model.firstIndex(of: anchor) ?? 0)
+            case 5:  // the browser measures some of the rows it holds (self-sizing): a `window` event moves them
+                let held = client.cells.keys.filter { $0.hasPrefix("n") }.sorted()
+                guard !held.isEmpty else { continue }
+                var sizes: [String: Int] = [:]
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    let id = held[Int.random(in: 0..<held.count, using: &random)]
+                    let current = Int(client.cells[id]?.frame["h"] ?? 0)
+                    sizes[id] = [30, 61, 90, 120].filter { $0 != current }[Int.random(in: 0..<3, using: &random)]
+                }
+                let body = sizes.map { #""\#($0.key)":{"w":\#(width),"h":\#($0.value)}"# }.joined(separator: ",")
+                let response = try await live.postJSON("/demos/numbers/measure", #"{"stream":"\#(client.stream)","sizes":{\#(body)}}"#, cookie: cookie)
+                #expect(response.status == 204, "\(response.text)")
+                let event = try await next(&stream)
+                #expect(event.name == "window" && event.json["measured"] as? Bool == true, "step \(step): \(event.data.prefix(120))")
+                client.apply(event)
+                for (id, h) in sizes { #expect(client.cells[id]?.frame["h"] == Double(h), "step \(step): \(id) measured \(h)") }
             default:  // move the window, then a no-op change so the stream says when it is done
                 top = Int.random(in: 0...(28 + model.count * 44), using: &random)
                 let response = try await live.postJSON("/demos/numbers/viewport",
@@ -160,6 +176,14 @@ struct LiveWindowPropertyTests {
         let differing = Set(client.cells.keys).union(reference.cells.keys).filter { client.cells[$0] != reference.cells[$0] }
         #expect(differing.isEmpty, "the window's ids, frames and HTML (the header's count included) differ at \(differing.sorted().prefix(8))")
         #expect(client.cells.count < 40, "only a window: \(client.cells.count) cells")
+        // And what the API's layout says, measured sizes included.
+        let layout = try object(await get(port: live.port, "\(api)/layout?width=\(width)&height=\(height)"))
+        let frames = Dictionary(((layout["cells"] as? [[String: Any]]) ?? []).compactMap { cell -> (String, [String: Double])? in
+            guard let id = cell["id"] as? String else { return nil }
+            return (id, WindowClient.frame(cell["frame"]))
+        }, uniquingKeysWith: { first, _ in first })
+        let misplaced = client.cells.filter { frames[$0.key] != $0.value.frame }.map(\.key)
+        #expect(misplaced.isEmpty, "the client's frames differ from the layout route's at \(misplaced.sorted().prefix(8))")
         fresh.socket.close()
         stream.socket.close()
         await live.stop()
