@@ -1,4 +1,5 @@
 import CompositionalLayout
+import DiffableDataSources
 import Foundation
 import HTTPTestSupport
 import Testing
@@ -176,5 +177,23 @@ struct MeasuredSizesTests {
         let table = sizes.table(forWidth: 390)
         #expect(table.count <= MeasuredSizes.maximumCells / 2 + 1)
         #expect(table.sizes[ids.last!] != nil && table.sizes["c0"] == nil)
+    }
+
+    @Test("the solver gets the same sizes whether the list or the measurements are the smaller")
+    func solverSizesEitherWay() throws {
+        var snapshot = Snapshot<String, String>()
+        try snapshot.appendSections(["a", "b"])
+        try snapshot.appendItems((0..<6).map { "i\($0)" }, toSection: "a")
+        try snapshot.appendItems((6..<10).map { "i\($0)" }, toSection: "b")
+        var few = MeasuredSizes(), many = MeasuredSizes()
+        let measured = [("i1", size(50)), ("i7", size(70)), ("header:b", size(30))]
+        _ = few.record(measured, width: 390)
+        _ = many.record(measured + (100..<120).map { ("gone\($0)", size(90)) }, width: 390)
+        let expected: [ItemPath: LayoutPixelSize] = [ItemPath(section: 0, item: 1): size(50), ItemPath(section: 1, item: 1): size(70)]
+        for table in [few.table(forWidth: 390), many.table(forWidth: 390)] {
+            let sizes = ListLayout.solverSizes(of: table, in: snapshot)
+            #expect(sizes.items == expected)
+            #expect(sizes.supplementaries == [SupplementaryPath(kind: CellKind.header.name, section: 1): size(30)])
+        }
     }
 }

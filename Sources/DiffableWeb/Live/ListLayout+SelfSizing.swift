@@ -40,12 +40,28 @@ struct SelfSizing: Sendable, Equatable {
 extension ListLayout {
     /// The measured sizes of `table` as the solver takes them: items by index path, headers
     /// and footers by kind and section. Cells no longer in the snapshot are skipped.
-    /// - Complexity: O(m) index lookups for m measurements.
+    /// - Complexity: O(min(m, n)) lookups for m measurements and n items (a search that keeps
+    ///   a few of many measured items walks the few).
     static func solverSizes(of table: MeasuredSizes.Table, in snapshot: Snapshot<String, String>)
         -> (items: [ItemPath: LayoutPixelSize], supplementaries: [SupplementaryPath: LayoutPixelSize]) {
         var items: [ItemPath: LayoutPixelSize] = [:]
         var supplementaries: [SupplementaryPath: LayoutPixelSize] = [:]
         guard !table.isEmpty else { return (items, supplementaries) }
+        if snapshot.numberOfItems < table.count {
+            // Fewer items than measurements: look each item up (headers are few: by name).
+            for (section, sectionID) in snapshot.sectionIdentifiers.enumerated() {
+                let ids = (try? snapshot.itemIdentifiers(inSection: sectionID)) ?? []
+                for (item, id) in ids.enumerated() {
+                    if let size = table.sizes[id] { items[ItemPath(section: section, item: item)] = size }
+                }
+                for kind in [CellKind.header, .footer] {
+                    if let size = table.sizes[supplementaryID(kind: kind, section: sectionID)] {
+                        supplementaries[SupplementaryPath(kind: kind.name, section: section)] = size
+                    }
+                }
+            }
+            return (items, supplementaries)
+        }
         items.reserveCapacity(table.count)
         for (id, size) in table.sizes {
             if let path = snapshot.indexPath(ofItem: id) {
