@@ -21,7 +21,7 @@ import urllib.request
 import pytest
 
 from conftest import SCREENSHOTS, make_driver
-from helpers import api, share_id, wait_for_client, wait_settled, wait_until
+from helpers import api, read_snapshot, session_cookie, share_id, wait_for_client, wait_settled, wait_until
 
 SIZES = {"390": (390, 844, "light"), "1280": (1280, 900, "light"), "390-dark": (390, 844, "dark")}
 
@@ -175,7 +175,7 @@ for (let i = 0; i < solid.length; i++) for (let j = i + 1; j < solid.length; j++
   if (meet(solid[i][1], solid[j][1])) cellsOverlapping.push({id: solid[i][0], what: `at ${fmt(solid[i][1])} / ${solid[j][0]} at ${fmt(solid[j][1])}`});
 }
 const viewport = window.diffableWeb.reportedViewport();
-return {version: model.version, cells, clipped, overlapping, cellsOverlapping, controlsOutside,
+return {version: model.version, moving: document.getAnimations().length > 0, cells, clipped, overlapping, cellsOverlapping, controlsOutside,
         pins: Object.fromEntries([...model.pinned].map(([id, pin]) => [id, pin])),
         scrollTop: -listBox.top, innerHeight, viewport: {width: viewport.width, height: viewport.height}};
 """
@@ -196,15 +196,16 @@ def server_layout(base, share, demo, viewport):
     return layout
 
 
-def frame_mismatches(layout, seen):
-    """The cells whose DOM frame is not the server's layout for the viewport the page reported."""
-    frames = {cell["id"]: cell["frame"] for cell in layout["cells"]}
+def frame_mismatches(layout, seen, decorations):
+    """The cells whose DOM frame is not the server's layout for the viewport the page reported.
+    The layout endpoint lists items, headers and footers; a decoration's frame is the one a fresh
+    stream of the session gives for that viewport (`decorations`)."""
+    frames = {cell["id"]: cell["frame"] for cell in layout["cells"]} | decorations
     wrong = []
     for cell in seen["cells"]:
         frame = frames.get(cell["id"])
         if frame is None:
-            if cell["kind"] != "decoration":  # the layout endpoint lists items, headers and footers
-                wrong.append({"id": cell["id"], "what": "is not in the server's layout"})
+            wrong.append({"id": cell["id"], "what": "is not in the server's layout"})
             continue
         expected = dict(frame)
         pin = seen["pins"].get(cell["id"])
@@ -223,12 +224,19 @@ def inspect(driver, base, demo, where):
     for _ in range(5):
         seen = driver.execute_script(INSPECT)
         layout = server_layout(base, share, demo, seen["viewport"])
-        if layout["version"] == seen["version"]:
+        if layout["version"] == seen["version"] and not seen["moving"]:
             break
         settle(driver)  # the list changed in between (the URL stream's next batch): look again
-    assert layout["version"] == seen["version"], f"{demo} kept changing: the page at {seen['version']}, the server at {layout['version']}"
+    assert layout["version"] == seen["version"] and not seen["moving"], \
+        f"{demo} kept changing: the page at {seen['version']}, the server at {layout['version']}"
     found = {check: [dict(finding, where=where) for finding in seen[check]] for check in CHECKS if check != "frames"}
-    found["frames"] = [dict(finding, where=where) for finding in frame_mismatches(layout, seen)]
+    decorations = {}
+    if any(cell["kind"] == "decoration" for cell in seen["cells"]):
+        viewport = seen["viewport"]
+        stream = read_snapshot(base, session_cookie(driver), demo, viewport["width"], viewport["height"],
+                               top=max(0, round(seen["scrollTop"])))
+        decorations = {cell["id"]: cell["frame"] for cell in stream["cells"] if cell.get("kind") == "decoration"}
+    found["frames"] = [dict(finding, where=where) for finding in frame_mismatches(layout, seen, decorations)]
     found["cells"] = len(seen["cells"])
     return found
 
