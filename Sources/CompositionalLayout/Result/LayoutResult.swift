@@ -4,8 +4,12 @@
 /// alike (absolute and fractional sizes, or estimates with nothing measured: grids, lists of
 /// fixed-height rows, nested groups like Apple's leftOneRightThree) keeps only its group's
 /// template, the step between groups and its origin, so its size does not depend on its number of
-/// items: any item's frame is computed when asked for. A section whose groups differ (measured
-/// self-sizing items) keeps every item's frame. Both kinds mix freely; the queries answer the same.
+/// items: any item's frame is computed when asked for. A vertical section holding measured
+/// self-sizing items keeps the template too, plus the groups solved with their measurements and a
+/// sum tree of how much longer each is, so a frame costs O(log g) and a measurement applied in
+/// place (``applyMeasuredSizes(_:supplementaries:)``) O(log g). Other sections whose groups differ
+/// (an orthogonal one with measured items) keep every item's frame. All kinds mix freely; the
+/// queries answer the same.
 ///
 /// ```swift
 /// let result = layout.solve(itemCounts: [1_000], container: LayoutContainer(width: 390, height: 844))
