@@ -166,6 +166,17 @@ struct MeasuredUpdateTests {
             result.applyMeasuredSizes(newItems, supplementaries: newSupplementaries)
         }
         let reference = scenario.stamped(items, supplementaries)
+        for (s, count) in scenario.counts.enumerated() where count > 0 {
+            for _ in 0..<20 {
+                let path = ItemPath(section: s, item: random.int(0...(count - 1)))
+                #expect(result.itemFrame(at: path) == reference.itemFrame(at: path), "\(path)")
+                #expect(result.supplementary(ofKind: "badge", at: path) == reference.supplementary(ofKind: "badge", at: path), "\(path)")
+                #expect(result.selfSizingAxes(ofItemAt: path) == reference.selfSizingAxes(ofItemAt: path), "\(path)")
+            }
+            for y in [0.0, result.sections[s].frame.midY, result.contentSize.height] {
+                #expect(result.pinnedFrame(ofKind: "header", section: s, contentOffsetY: y) == reference.pinnedFrame(ofKind: "header", section: s, contentOffsetY: y))
+            }
+        }
         for _ in 0..<40 {
             let query = LayoutRect(
                 x: random.double(-100...result.contentSize.width), y: random.double(-100...(result.contentSize.height + 100)),

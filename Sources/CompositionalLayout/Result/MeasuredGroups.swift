@@ -58,7 +58,7 @@ struct MeasuredGroups: Sendable {
             guard shapes[g] == nil else { continue }
             let shape = solve(g)
             guard isPlaceable(shape) else { return nil }
-            shapes[g] = shape
+            shapes[g] = shape.trimmed
             deltas[g] = shape.size.height - templateLength
             lowest = min(lowest, shape.bounds.minY)
             highest = max(highest, shape.bounds.maxY)
@@ -112,7 +112,7 @@ struct MeasuredGroups: Sendable {
             guard isPlaceable(shape) else { return .unplaceable }
             let delta = shape.size.height - templateLength
             if offsets.value(g) != delta || !sameFrames(shape, as: shapes[g], filled: filled(g)) { changed = true }
-            shapes[g] = shape
+            shapes[g] = shape.trimmed
             if offsets.value(g) != delta { offsets.set(g, to: delta) }
             lowest = min(lowest, shape.bounds.minY)
             highest = max(highest, shape.bounds.maxY)
@@ -221,4 +221,14 @@ struct MeasuredGroups: Sendable {
     /// Whether the groups have item-anchored supplementaries (a re-solved group has the same
     /// items, so the same supplementaries, as the template).
     var hasSupplementaries: Bool { !template.supplementaries.isEmpty }
+}
+
+extension GroupTemplate {
+    /// Without what only the template needs (the leaves' self-sizing axes), to keep a measured
+    /// group small: a list measured from end to end holds one per row.
+    fileprivate var trimmed: GroupTemplate {
+        var copy = self
+        copy.leafSizing = []
+        return copy
+    }
 }
