@@ -67,7 +67,7 @@ extension LayoutResult {
             switch sections[s].items {
             case .measured(var groups):
                 sections[s].items = Self.vacant   // so that `groups` holds the only reference
-                switch groups.remeasure(sizes) {
+                switch groups.remeasure(sizes, measured: measuredBySection[s] ?? [:]) {
                 case .applied(let groupsChanged):
                     if groupsChanged {
                         changed = true

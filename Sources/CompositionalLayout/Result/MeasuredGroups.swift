@@ -17,9 +17,6 @@ struct MeasuredGroups: Sendable {
     private(set) var shapes: [Int: GroupTemplate]
     /// Per group, its length along the axis minus the template's.
     private(set) var offsets: GroupOffsets
-    /// Every measured size of the section, by item index (those beyond the last item included:
-    /// a partial last group's empty slots take them, as the fresh solve's group solver does).
-    private(set) var measured: [Int: LayoutPixelSize]
     /// What a group is solved from.
     let group: LayoutGroup
     let proposed: LayoutPixelSize
@@ -36,7 +33,7 @@ struct MeasuredGroups: Sendable {
     /// The section's groups with `measured` applied, or `nil` if one of them cannot be placed by
     /// prefix sums (a non-finite or negative length, or groups that would move backwards).
     ///
-    /// - Complexity: O(g + m log m) for g groups and m measured items, plus one group solve per
+    /// - Complexity: O(g + m) for g groups and m measured items, plus one group solve per
     ///   group holding a measured item.
     init?(template: RepeatedGroups, templateLength: Double, spacing: Double, group: LayoutGroup,
           proposed: LayoutPixelSize, measured: [Int: LayoutPixelSize]) {
@@ -46,7 +43,6 @@ struct MeasuredGroups: Sendable {
         self.spacing = spacing
         self.group = group
         self.proposed = proposed
-        self.measured = measured
         self.shapes = [:]
         self.offsets = GroupOffsets(count: 0)   // built below, once the deltas are known
         self.lowest = template.lowOffset
@@ -56,7 +52,7 @@ struct MeasuredGroups: Sendable {
         for item in measured.keys where item >= 0 && item < template.itemCount {
             let g = item / template.leavesPerGroup
             guard shapes[g] == nil else { continue }
-            let shape = solve(g)
+            let shape = solve(g, measured: measured)
             guard isPlaceable(shape) else { return nil }
             shapes[g] = shape.trimmed
             deltas[g] = shape.size.height - templateLength
@@ -67,8 +63,10 @@ struct MeasuredGroups: Sendable {
         offsets = GroupOffsets(count: template.groupCount, values: deltas)
     }
 
-    /// Group `g` solved with the measured sizes of its items.
-    private func solve(_ g: Int) -> GroupTemplate {
+    /// Group `g` solved with the measured sizes of its items (`measured`: the section's, by item
+    /// index, those beyond the last item included: a partial last group's empty slots take them,
+    /// as in a fresh solve).
+    private func solve(_ g: Int, measured: [Int: LayoutPixelSize]) -> GroupTemplate {
         var solver = GroupSolver(measured: measured, firstItem: g * template.leavesPerGroup)
         let size = solver.layout(group, proposed: proposed)
         return GroupTemplate(solver: solver, size: size)
@@ -92,15 +90,15 @@ struct MeasuredGroups: Sendable {
         case unplaceable
     }
 
-    /// Records measured sizes (section-local item indices) and solves again the groups they
-    /// fall in; a group's new length goes into the sum tree.
+    /// Solves again the groups that new measured `sizes` (section-local item indices) fall in,
+    /// with `measured`, every measured size of the section (these included); a group's new
+    /// length goes into the sum tree.
     ///
     /// - Complexity: O(k log g) for k sizes, plus one group solve per group they touch.
-    mutating func remeasure(_ sizes: [(item: Int, size: LayoutPixelSize)]) -> Update {
+    mutating func remeasure(_ sizes: [(item: Int, size: LayoutPixelSize)], measured: [Int: LayoutPixelSize]) -> Update {
         let perGroup = template.leavesPerGroup
         var touched: [Int] = []
-        for (item, size) in sizes where item >= 0 {
-            measured[item] = size
+        for (item, _) in sizes where item >= 0 {
             let g = item / perGroup
             // A group is solved again when it holds an in-range measured item (as in a fresh solve).
             if g < template.groupCount && (item < template.itemCount || shapes[g] != nil) { touched.append(g) }
@@ -108,7 +106,7 @@ struct MeasuredGroups: Sendable {
         var changed = false
         var seen = Set<Int>()
         for g in touched where seen.insert(g).inserted {
-            let shape = solve(g)
+            let shape = solve(g, measured: measured)
             guard isPlaceable(shape) else { return .unplaceable }
             let delta = shape.size.height - templateLength
             if offsets.value(g) != delta || !sameFrames(shape, as: shapes[g], filled: filled(g)) { changed = true }
