@@ -283,6 +283,39 @@ struct MeasuredUpdateTests {
         #expect(!widthOnly)
     }
 
+    @Test("sizes a client may send: negative ones clamp the row, infinite ones store the section's frames, none crashes")
+    func oddSizes() {
+        var result = Self.list.solve(itemCounts: [20, 5], container: phone)
+        var union: [ItemPath: LayoutPixelSize] = [:]
+        func apply(_ item: Int, _ height: Double) {
+            let sizes = [ItemPath(section: 0, item: item): LayoutPixelSize(width: 390, height: height)]
+            union.merge(sizes) { $1 }
+            _ = result.applyMeasuredSizes(sizes)
+        }
+        func fresh() -> LayoutResult { Self.list.solve(itemCounts: [20, 5], container: phone, measuredSizes: union) }
+        apply(3, 60)
+        apply(5, -50)   // the row is as tall as its content, never less than 0
+        #expect(result.keepsMeasuredGroups(section: 0))
+        #expect(result == fresh())
+        apply(6, .infinity)   // no sum can place what follows: the section stores its frames
+        #expect(!result.keepsMeasuredGroups(section: 0))
+        // (What follows is at infinity, and the next section's height not a number: compare what is not.)
+        let reference = fresh()
+        for item in 0...6 {
+            #expect(result.itemFrame(at: ItemPath(section: 0, item: item)) == reference.itemFrame(at: ItemPath(section: 0, item: item)))
+        }
+        apply(6, 50)          // a sane size again: measured groups again
+        #expect(result.keepsMeasuredGroups(section: 0))
+        #expect(result == fresh())
+        for height in [-Double.infinity, Double.nan] {
+            var odd = result
+            _ = odd.applyMeasuredSizes([ItemPath(section: 0, item: 7): LayoutPixelSize(width: 390, height: height)])
+            _ = odd.frames(in: LayoutRect(x: 0, y: 0, width: 390, height: 844))
+            _ = odd.itemRanges(in: LayoutRect(x: 0, y: 100, width: 390, height: 844))
+            #expect(odd.itemFrame(at: ItemPath(section: 0, item: 2)) == result.itemFrame(at: ItemPath(section: 0, item: 2)))
+        }
+    }
+
     @Test("a screen of measurements on a 100,000-row list stores no frame and matches a fresh solve")
     func largeList() {
         var result = Self.list.solve(itemCounts: [100_000], container: phone)
