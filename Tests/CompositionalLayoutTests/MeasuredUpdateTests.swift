@@ -138,6 +138,7 @@ struct MeasuredUpdateTests {
             supplementaries.merge(newSupplementaries) { $1 }
             let previous = result
             let changed = result.applyMeasuredSizes(newItems, supplementaries: newSupplementaries)
+            #expect(result.measuredGroupsInvariantViolations() == [], "round \(round)")
             let fresh = scenario.solve(items, supplementaries)
             Self.expectSameFrames(result, fresh, "round \(round) against a fresh solve")
             Self.expectSameFrames(result, scenario.stamped(items, supplementaries), "round \(round) against a stamped solve")
@@ -332,6 +333,7 @@ struct MeasuredUpdateTests {
         }
         #expect(result.storedItemFrameCount == 0)
         #expect(result.keepsMeasuredGroups(section: 0))
+        #expect(result.measuredGroupsInvariantViolations() == [])
         let fresh = Self.list.solve(itemCounts: [100_000], container: phone, measuredSizes: union)
         #expect(result.contentSize == fresh.contentSize)
         for item in [0, 39, 40, 41, 49_999, 50_000, 50_039, 50_040, 99_979, 99_980, 99_999] {
