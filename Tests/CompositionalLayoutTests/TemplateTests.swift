@@ -98,7 +98,10 @@ struct TemplateTests {
         #expect(Array(result.items) == result.items.indices.map { result.items[$0] })   // iterator and subscript agree
         #expect(result.supplementaries == reference.supplementaries)
         #expect(result.decorations == reference.decorations)
-        let measuredItems = scenario.counts.enumerated().filter { s, _ in !result.keepsTemplate(section: s) }.reduce(0) { $0 + $1.1 }
+        // Measured vertical sections keep their template and measured groups; only orthogonal ones store.
+        let measuredItems = scenario.counts.enumerated()
+            .filter { s, _ in !result.keepsTemplate(section: s) && !result.keepsMeasuredGroups(section: s) }
+            .reduce(0) { $0 + $1.1 }
         #expect(result.storedItemFrameCount == measuredItems)
         #expect(reference.storedItemFrameCount == reference.itemCount)
     }

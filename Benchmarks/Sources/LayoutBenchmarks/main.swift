@@ -7,6 +7,11 @@
 // Issue 10: a section whose groups are all alike keeps its template, so its solve does not grow
 // with its items; "before" is the stamping solver (`solveStamped`), measured in the same run.
 @_spi(Reference) import CompositionalLayout
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 let runs = 11
 let clock = ContinuousClock()
@@ -81,6 +86,14 @@ let selfSizingList = CompositionalLayout { _, environment in
 
 let phone = LayoutContainer(width: 390, height: 844)
 let desktop = LayoutContainer(width: 1024, height: 768)
+
+// Issue 23 first (`--self-sizing` runs it alone).
+let selfSizing = selfSizingBenchmark()
+if CommandLine.arguments.contains("--self-sizing") {
+    printSelfSizing(selfSizing)
+print("\n(\(runs) runs per case, medians; checksum \(Int(checksum) % 1_000_000_007))")
+    exit(0)
+}
 
 // MARK: Cases
 
@@ -160,11 +173,11 @@ for items in [10_000, 100_000, 1_000_000] {
     compareSolve("solve: 44-px list (390×844)", basicList, items: items, container: phone)
 }
 
-// A section with measured rows stores its frames either way.
+// A section with measured rows: measured groups over its template (issue 23), stamped frames before.
 do {
     var measured: [ItemPath: LayoutPixelSize] = [:]
     for i in stride(from: 0, to: 100_000, by: 100) { measured[ItemPath(section: 0, item: i)] = LayoutPixelSize(width: 350, height: 61) }
-    compareSolve("solve: self-sizing list, 1,000 measured rows (stored)", selfSizingList, items: 100_000, container: phone, measured: measured)
+    compareSolve("solve: self-sizing list, 1,000 measured rows", selfSizingList, items: 100_000, container: phone, measured: measured)
 }
 
 /// One 844-px screen at 1,000 offsets spread over the content: the median time per query.
@@ -231,6 +244,7 @@ print("|---|---:|---:|---:|---:|")
 for row in comparisons {
     print("| \(row.name) | \(row.items) | \(time(row.beforeNs)) | \(time(row.afterNs)) | \(formatted(row.beforeNs / row.afterNs))× |")
 }
+printSelfSizing(selfSizing)
 print("\n(\(runs) runs per case, medians; checksum \(Int(checksum) % 1_000_000_007))")
 
 /// Two decimals, without Foundation (and without libm's `round`).

@@ -55,9 +55,12 @@ public struct CompositionalLayout: Sendable {
     ///   decorations and m measured sizes, plus the cost of solving one template per section
     ///   (proportional to the size of its group description) — independent of the number of
     ///   items wherever a section's groups are all alike: such a section keeps its template and
-    ///   its frames are computed when asked for. A section holding measured items costs O(n) for
-    ///   its n items (runs of groups between measured ones reuse the template, offset) and one
-    ///   group solve per measured item.
+    ///   its frames are computed when asked for. A vertical section holding measured items costs
+    ///   O(g) for its g groups (a sum tree of the measured groups' length deltas, built densely)
+    ///   and one group solve per group holding a measured item; an orthogonal one O(n) for its n
+    ///   items (stamped). To apply a screen of new measurements to a result already solved, use
+    ///   ``LayoutResult/applyMeasuredSizes(_:supplementaries:)``: O(log g) per measured item.
+    ///   Frames are bit-identical either way.
     public func solve(
         itemCounts: [Int],
         container: LayoutContainer,

@@ -31,6 +31,13 @@ extension LayoutResult: Equatable {
     /// - Complexity: O(a) for a of them.
     func itemSupplementaries(of section: SectionLayout) -> [LayoutSupplementary] {
         switch section.items {
+        case .measured(let groups):
+            guard groups.hasSupplementaries else { return [] }
+            var all: [LayoutSupplementary] = []
+            for g in 0..<groups.groupCount {
+                groups.appendSupplementaries(ofGroup: g, section: section.index, to: &all)
+            }
+            return all
         case .stored(let storage):
             return Array(storedSupplementaries[storage.supplementaryStart..<(storage.supplementaryStart + storage.supplementaryCount)])
         case .repeated(let groups):

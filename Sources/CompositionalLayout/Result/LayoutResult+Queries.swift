@@ -77,6 +77,27 @@ extension LayoutResult {
                 for g in range { groups.appendSupplementaries(ofGroup: g, section: section.index, to: &candidates) }
                 for s in candidates where s.frame.intersects(query) { found.append(s.element) }
             }
+        case .measured(let groups):
+            let range = groups.groups(from: low, to: high)
+            guard !range.isEmpty else { return }
+            let perGroup = groups.leavesPerGroup
+            for g in range {
+                let (ox, oy) = groups.groupOrigin(g)
+                let first = g * perGroup
+                let leaves = groups.leaves(ofGroup: g)
+                for k in 0..<groups.filled(g) {
+                    let r = leaves[k]
+                    let frame = LayoutRect(x: r.x + ox, y: r.y + oy, width: r.width, height: r.height)
+                    if frame.intersects(query) {
+                        found.append(LayoutElement(category: .item, indexPath: ItemPath(section: section.index, item: first + k), frame: frame))
+                    }
+                }
+            }
+            if groups.hasSupplementaries {
+                var candidates: [LayoutSupplementary] = []
+                for g in range { groups.appendSupplementaries(ofGroup: g, section: section.index, to: &candidates) }
+                for s in candidates where s.frame.intersects(query) { found.append(s.element) }
+            }
         case .stored(let storage):
             guard let local = storedGroups(storage, from: low, to: high) else { return }
             let itemStart = local.lowerBound * storage.leavesPerGroup
@@ -142,6 +163,8 @@ extension LayoutResult {
             case .repeated(let groups):
                 let range = groups.groups(from: low, to: high)
                 candidates = groups.items(inGroups: range)
+            case .measured(let groups):
+                candidates = groups.items(inGroups: groups.groups(from: low, to: high))
             case .stored(let storage):
                 guard let range = storedGroups(storage, from: low, to: high) else { continue }
                 candidates = min(range.lowerBound * storage.leavesPerGroup, section.itemCount)

@@ -25,6 +25,11 @@ extension LayoutResult {
             var candidates: [LayoutSupplementary] = []
             groups.appendSupplementaries(ofGroup: path.item / groups.leavesPerGroup, section: section.index, to: &candidates)
             return candidates.first { $0.kind == kind && $0.indexPath == path }
+        case .measured(let groups):
+            guard groups.hasSupplementaries else { return nil }
+            var candidates: [LayoutSupplementary] = []
+            groups.appendSupplementaries(ofGroup: path.item / groups.leavesPerGroup, section: section.index, to: &candidates)
+            return candidates.first { $0.kind == kind && $0.indexPath == path }
         case .stored(let storage):
             guard storage.supplementariesPerGroup > 0, storage.leavesPerGroup > 0 else { return nil }
             let group = path.item / storage.leavesPerGroup

@@ -4,8 +4,12 @@
 /// alike (absolute and fractional sizes, or estimates with nothing measured: grids, lists of
 /// fixed-height rows, nested groups like Apple's leftOneRightThree) keeps only its group's
 /// template, the step between groups and its origin, so its size does not depend on its number of
-/// items: any item's frame is computed when asked for. A section whose groups differ (measured
-/// self-sizing items) keeps every item's frame. Both kinds mix freely; the queries answer the same.
+/// items: any item's frame is computed when asked for. A vertical section holding measured
+/// self-sizing items keeps the template too, plus the groups solved with their measurements and a
+/// sum tree of how much longer each is, so a frame costs O(log g) and a measurement applied in
+/// place (``applyMeasuredSizes(_:supplementaries:)``) O(log g). Other sections whose groups differ
+/// (an orthogonal one with measured items) keep every item's frame. All kinds mix freely; the
+/// queries answer the same.
 ///
 /// ```swift
 /// let result = layout.solve(itemCounts: [1_000], container: LayoutContainer(width: 390, height: 844))
@@ -28,11 +32,11 @@ public struct LayoutResult: Sendable {
     /// The container the layout was solved for.
     public let container: LayoutContainer
     /// The size of the scrollable content: the container's width × the height of all sections.
-    public let contentSize: LayoutPixelSize
+    public internal(set) var contentSize: LayoutPixelSize
     /// Each section's geometry.
-    public let sections: [SectionLayout]
+    public internal(set) var sections: [SectionLayout]
     /// All decorations, in section order.
-    public let decorations: [LayoutDecoration]
+    public internal(set) var decorations: [LayoutDecoration]
 
     /// The number of items laid out, over all sections.
     public let itemCount: Int
@@ -40,31 +44,44 @@ public struct LayoutResult: Sendable {
     /// The supplementaries kept as values: the layout's headers, then per section its boundary
     /// supplementaries and (for sections with stored items) its item-anchored ones, then the
     /// layout's footers. A template section's item-anchored supplementaries are computed.
-    let storedSupplementaries: [LayoutSupplementary]
+    var storedSupplementaries: [LayoutSupplementary]
     /// Whether some template section has item-anchored supplementaries (then
     /// ``supplementaries`` must compute them).
-    let hasComputedSupplementaries: Bool
+    var hasComputedSupplementaries: Bool
     /// Item frames of the sections that store them, in section/item order.
-    let itemFrames: [LayoutRect]
+    var itemFrames: [LayoutRect]
     /// Per group of the sections that store their items, the group's lowest coordinate along its
     /// section's scroll axis (y; x for orthogonal sections), made a suffix minimum within its
     /// section…
-    let groupLow: [Double]
+    var groupLow: [Double]
     /// …and its highest coordinate, made a prefix maximum within its section. Both are monotone
     /// over each section's groups, so binary-searchable.
-    let groupHigh: [Double]
+    var groupHigh: [Double]
     /// Per section, the suffix minimum / prefix maximum of the y extent of everything in it.
-    let sectionLow: [Double]
-    let sectionHigh: [Double]
+    var sectionLow: [Double]
+    var sectionHigh: [Double]
     /// Indices into `storedSupplementaries` of the layout-wide headers and footers.
-    let layoutSupplementaryIndices: [Int]
+    var layoutSupplementaryIndices: [Int]
+
+    // What it was solved from, so that measured sizes can be applied to it in place
+    // (``applyMeasuredSizes(_:supplementaries:)``).
+    /// The layout.
+    let layout: CompositionalLayout
+    /// Every measured item size it was solved with, by section then item.
+    var measuredBySection: [Int: [Int: LayoutPixelSize]]
+    /// Every measured header and footer size it was solved with.
+    var measuredSupplementarySizes: [SupplementaryPath: LayoutPixelSize]
 
     init(
         container: LayoutContainer, contentSize: LayoutPixelSize, sections: [SectionLayout],
         supplementaries: [LayoutSupplementary], decorations: [LayoutDecoration], itemFrames: [LayoutRect],
         groupLow: [Double], groupHigh: [Double], sectionLow: [Double], sectionHigh: [Double],
-        layoutSupplementaryIndices: [Int]
+        layoutSupplementaryIndices: [Int], layout: CompositionalLayout,
+        measuredBySection: [Int: [Int: LayoutPixelSize]], measuredSupplementarySizes: [SupplementaryPath: LayoutPixelSize]
     ) {
+        self.layout = layout
+        self.measuredBySection = measuredBySection
+        self.measuredSupplementarySizes = measuredSupplementarySizes
         self.container = container
         self.contentSize = contentSize
         self.sections = sections
@@ -77,9 +94,7 @@ public struct LayoutResult: Sendable {
         self.sectionHigh = sectionHigh
         self.layoutSupplementaryIndices = layoutSupplementaryIndices
         self.itemCount = sections.reduce(0) { $0 + $1.itemCount }
-        self.hasComputedSupplementaries = sections.contains {
-            if case .repeated(let groups) = $0.items { !groups.supplementaries.isEmpty && groups.groupCount > 0 } else { false }
-        }
+        self.hasComputedSupplementaries = Self.computesSupplementaries(sections)
     }
 
     /// All supplementaries: the layout's headers, then per section its boundary supplementaries
@@ -96,14 +111,12 @@ public struct LayoutResult: Sendable {
         var all: [LayoutSupplementary] = []
         var copied = 0
         for section in sections {
-            guard case .repeated(let groups) = section.items, !groups.supplementaries.isEmpty else { continue }
+            guard Self.computesSupplementaries(section) else { continue }
             // Item-anchored supplementaries follow the section's boundary ones.
             let end = section.boundarySupplementaries.upperBound
             all.append(contentsOf: storedSupplementaries[copied..<end])
             copied = end
-            for g in 0..<groups.groupCount {
-                groups.appendSupplementaries(ofGroup: g, section: section.index, to: &all)
-            }
+            all.append(contentsOf: itemSupplementaries(of: section))
         }
         all.append(contentsOf: storedSupplementaries[copied...])
         return all
@@ -145,11 +158,32 @@ public struct LayoutResult: Sendable {
 }
 
 extension LayoutResult {
+    /// Whether a section's item-anchored supplementaries are computed rather than stored.
+    static func computesSupplementaries(_ section: SectionLayout) -> Bool {
+        switch section.items {
+        case .repeated(let groups): !groups.supplementaries.isEmpty && groups.groupCount > 0
+        case .measured(let groups): groups.hasSupplementaries && groups.groupCount > 0
+        case .stored: false
+        }
+    }
+
+    static func computesSupplementaries(_ sections: [SectionLayout]) -> Bool {
+        sections.contains { computesSupplementaries($0) }
+    }
+
     /// How many item frames the result stores: 0 when every section keeps its template; the
     /// number of items of the sections that hold measured items otherwise. For tests and
     /// benchmarks checking that a solve did not grow with the item count.
     @_spi(Reference)
     public var storedItemFrameCount: Int { itemFrames.count }
+
+    /// Whether section `index` keeps its group template with its measured groups over it
+    /// (``MeasuredGroups``) rather than stored frames.
+    @_spi(Reference)
+    public func keepsMeasuredGroups(section index: Int) -> Bool {
+        guard sections.indices.contains(index), case .measured = sections[index].items else { return false }
+        return true
+    }
 
     /// Whether section `index` keeps its group template (frames computed on demand) rather than
     /// stored frames.

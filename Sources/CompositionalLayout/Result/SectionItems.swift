@@ -1,15 +1,19 @@
 // How a section's items are kept in a result: a repeated group template whose frames are computed
 // on demand, or frames stamped into the result's flat storage.
 
-/// A section's items, in one of two representations.
+/// A section's items, in one of three representations.
 ///
 /// A section whose groups are all the same (absolute or fractional sizes, or estimated ones with
 /// nothing measured) keeps only its group template: ``RepeatedGroups``. The solve costs the size
 /// of the template, not the number of items, and each frame is one multiply-add per coordinate
-/// when asked for. A section whose groups differ (measured self-sizing items) keeps every item's
-/// frame, stamped into the result's flat storage: ``StoredItems``.
+/// when asked for. A vertical section holding measured self-sizing items keeps the template, the
+/// groups solved with their measurements and a sum tree of their length deltas:
+/// ``MeasuredGroups`` (a frame costs O(log g)). Other sections whose groups differ (an orthogonal
+/// one with measured items, or measurements the sum tree cannot place) keep every item's frame,
+/// stamped into the result's flat storage: ``StoredItems``.
 enum SectionItems: Sendable {
     case repeated(RepeatedGroups)
+    case measured(MeasuredGroups)
     case stored(StoredItems)
 }
 
@@ -83,6 +87,13 @@ struct RepeatedGroups: Sendable, Equatable {
         let (ox, oy) = groupOrigin(g)
         let r = leaves[k]
         return LayoutRect(x: r.x + ox, y: r.y + oy, width: r.width, height: r.height)
+    }
+
+    /// The same groups with the first one's origin at `origin`.
+    func moved(to origin: LayoutPoint) -> RepeatedGroups {
+        RepeatedGroups(
+            leaves: leaves, supplementaries: supplementaries, origin: origin, step: step, isOrthogonal: isOrthogonal,
+            lowOffset: lowOffset, highOffset: highOffset, groupCount: groupCount, itemCount: itemCount)
     }
 
     /// The groups whose extent along the scroll axis meets `low ..< high`: the first whose high

@@ -21,8 +21,14 @@ public struct SectionLayout: Sendable, Equatable {
     // Storage (internal).
     /// The flat index (over all sections) of its first item.
     let firstItem: Int
-    /// Its items: a repeated template, or stored frames.
-    let items: SectionItems
+    /// Its items: a repeated template, measured groups over it, or stored frames.
+    var items: SectionItems
+    /// Whether a measured size can change its items (some dimension of its group is estimated).
+    let takesMeasurements: Bool
+    /// The self-sizing axes of each leaf slot of its group (item `i` is in slot `i % count`).
+    let leafSizing: [SelfSizingAxes]
+    /// The self-sizing axes of each of its boundary supplementaries, in the same order.
+    let boundarySizing: [SelfSizingAxes]
     /// Its boundary supplementaries, as indices into the result's stored supplementaries.
     let boundarySupplementaries: Range<Int>
     /// Its decorations, as indices into the result's decorations.
@@ -34,8 +40,12 @@ public struct SectionLayout: Sendable, Equatable {
     init(
         index: Int, frame: LayoutRect, contentFrame: LayoutRect, itemCount: Int,
         orthogonalScrollingBehavior: OrthogonalScrollingBehavior, scrollableContentWidth: Double,
-        firstItem: Int, items: SectionItems, boundarySupplementaries: Range<Int>, decorations: Range<Int>
+        firstItem: Int, items: SectionItems, boundarySupplementaries: Range<Int>, decorations: Range<Int>,
+        takesMeasurements: Bool = false, leafSizing: [SelfSizingAxes] = [], boundarySizing: [SelfSizingAxes] = []
     ) {
+        self.takesMeasurements = takesMeasurements
+        self.leafSizing = leafSizing
+        self.boundarySizing = boundarySizing
         self.index = index
         self.frame = frame
         self.contentFrame = contentFrame
@@ -56,13 +66,14 @@ public struct SectionLayout: Sendable, Equatable {
             && lhs.scrollableContentWidth == rhs.scrollableContentWidth
     }
 
-    /// The frame of its item `i` (0 ≤ i < itemCount), from the template or from `stored`.
+    /// The frame of its item `i` (0 ≤ i < itemCount), from the template, the measured groups or `stored`.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: O(1); O(log g) for a section with measured groups.
     @inline(__always)
     func itemFrame(_ i: Int, stored: [LayoutRect]) -> LayoutRect {
         switch items {
         case .repeated(let groups): groups.frame(ofItem: i)
+        case .measured(let groups): groups.frame(ofItem: i)
         case .stored(let storage): stored[storage.firstFrame + i]
         }
     }

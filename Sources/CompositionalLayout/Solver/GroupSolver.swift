@@ -21,6 +21,8 @@ struct GroupSolver {
     private(set) var leaves: [LayoutRect] = []
     /// Item-anchored supplementaries, in leaf order.
     private(set) var supplementaries: [SlotSupplementary] = []
+    /// Per leaf slot, the axes its item sizes itself on.
+    private(set) var leafSizing: [SelfSizingAxes] = []
     /// Whether any dimension met was `.estimated` (so measured sizes can matter).
     private(set) var sawEstimated = false
 
@@ -55,6 +57,7 @@ struct GroupSolver {
             for slot in slots {
                 let f = slot.frame
                 leaves.append(LayoutRect(x: f.x + insets.leading, y: f.y + insets.top, width: max(0, f.width), height: max(0, f.height)))
+                leafSizing.append([])
             }
             return proposed
         }
@@ -102,6 +105,7 @@ struct GroupSolver {
                     widthEstimated: item.layoutSize.widthDimension.isEstimated,
                     heightEstimated: item.layoutSize.heightDimension.isEstimated))
                 leaves.append(frame)
+                leafSizing.append(SelfSizingAxes(item.layoutSize))
                 for supplementary in item.supplementaryItems {
                     supplementaries.append(SlotSupplementary(
                         leaf: leafStart, kind: supplementary.elementKind,

@@ -59,11 +59,12 @@ extension LayoutSolver {
 }
 
 /// A solved group instance: its leaves and supplementaries relative to its origin, and their bounds.
-struct GroupTemplate {
+struct GroupTemplate: Sendable, Equatable {
     var leaves: [LayoutRect]
     var supplementaries: [SlotSupplementary]
     var size: LayoutPixelSize
     var sawEstimated: Bool
+    var leafSizing: [SelfSizingAxes]
     /// The union of the leaves and supplementaries (and the group's own frame).
     var bounds: LayoutRect
 
@@ -72,6 +73,7 @@ struct GroupTemplate {
         supplementaries = solver.supplementaries
         self.size = size
         sawEstimated = solver.sawEstimated
+        leafSizing = solver.leafSizing
         var bounds = LayoutRect(x: 0, y: 0, width: size.width, height: size.height)
         for leaf in leaves { bounds = bounds.union(leaf) }
         for s in supplementaries { bounds = bounds.union(s.frame) }

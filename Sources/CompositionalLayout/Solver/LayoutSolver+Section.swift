@@ -59,12 +59,43 @@ extension LayoutSolver {
         // An empty section keeps its template too (no group to place).
         var repeated: RepeatedGroups? = keepsTemplate && groupCount == 0
             ? repetition(LayoutPoint(x: isOrthogonal ? leadingX : insets.leading, y: contentTop)) : nil
-        if !keepsTemplate {
+        // A vertical section with measured items keeps its template and its measured groups
+        // over it (in a stamped solve, the frames are stamped from those, so both agree bit for bit).
+        var measuredGroups: MeasuredGroups?
+        if let measured, !measuredIndices.isEmpty, !isOrthogonal {
+            let origin = LayoutPoint(x: insets.leading, y: contentTop)
+            if let reused = reuse.removeValue(forKey: index) {
+                measuredGroups = reused.moved(to: origin)
+            } else {
+                measuredGroups = MeasuredGroups(
+                    template: repetition(origin), templateLength: templateSize.height, spacing: spacing,
+                    group: section.group, proposed: proposed, measured: measured)
+            }
+        }
+        let keepsMeasured = measuredGroups != nil && storage == .automatic
+        var g = 0
+        if let measuredGroups {
+            g = groupCount   // no run to stamp below
+            cursor = measuredGroups.contentLength
+            if keepsMeasured {
+                // Groups never move backwards, so nothing lies above the first group's lowest
+                // point nor below the last group's end plus the longest overhang.
+                minY = min(minY, contentTop + measuredGroups.lowest)
+                maxY = max(maxY, contentTop + cursor + measuredGroups.overhang)
+            } else {
+                let extent = Self.stamp(
+                    measuredGroups, section: index, frames: &itemFrames, low: &groupLow, high: &groupHigh,
+                    supplementaries: &itemSupplementaryBuffer)
+                minY = min(minY, extent.minY)
+                maxY = max(maxY, extent.maxY)
+            }
+            crossExtent = templateSize.width
+        }
+        if !keepsTemplate && !keepsMeasured {
             // Grow the stored frames once for the section (geometrically, as appends would).
             let needed = itemFrames.count + itemCount
             if needed > itemFrames.capacity { itemFrames.reserveCapacity(max(needed, 2 * itemFrames.capacity)) }
         }
-        var g = 0
         while g < groupCount {
             let measuredGroup = nextMeasured < measuredIndices.count ? measuredIndices[nextMeasured] / leafCount : groupCount
             if measuredGroup > g {
@@ -114,9 +145,9 @@ extension LayoutSolver {
                 while nextMeasured < measuredIndices.count && measuredIndices[nextMeasured] < g * leafCount { nextMeasured += 1 }
             }
         }
-        if groupCount > 0 { cursor -= spacing }   // no spacing after the last group
+        if groupCount > 0 && measuredGroups == nil { cursor -= spacing }   // no spacing after the last group
         // Items no group can hold (a custom group without slots) get empty frames at the content origin.
-        while repeated == nil && itemFrames.count < firstFrame + itemCount {
+        while repeated == nil && !keepsMeasured && itemFrames.count < firstFrame + itemCount {
             itemFrames.append(LayoutRect(x: insets.leading, y: contentTop, width: 0, height: 0))
         }
 
@@ -162,6 +193,8 @@ extension LayoutSolver {
         let items: SectionItems
         if let repeated {
             items = .repeated(repeated)
+        } else if keepsMeasured, let measuredGroups {
+            items = .measured(measuredGroups)
         } else {
             Self.makeMonotone(low: &groupLow, high: &groupHigh, from: firstGroup)
             items = .stored(StoredItems(
@@ -181,7 +214,9 @@ extension LayoutSolver {
                 : full.width,
             firstItem: firstItem, items: items,
             boundarySupplementaries: boundaryStart..<boundaryEnd,
-            decorations: decorationStart..<decorations.count))
+            decorations: decorationStart..<decorations.count,
+            takesMeasurements: template.sawEstimated, leafSizing: template.leafSizing,
+            boundarySizing: section.boundarySupplementaryItems.map { SelfSizingAxes($0.layoutSize) }))
         firstItem += itemCount
         return bottom
     }

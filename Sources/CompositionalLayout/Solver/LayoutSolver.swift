@@ -22,6 +22,9 @@ struct LayoutSolver {
     let measuredBySection: [Int: [Int: LayoutPixelSize]]
     /// Measured sizes of headers and footers.
     let measuredSupplementaries: [SupplementaryPath: LayoutPixelSize]
+    /// Measured groups to keep, by section, when laying out again after measurements were
+    /// applied to them in place: moved to their section's new origin rather than built again.
+    var reuse: [Int: MeasuredGroups] = [:]
 
     /// The flat index of the next section's first item.
     var firstItem = 0
@@ -50,22 +53,43 @@ struct LayoutSolver {
         measuredBySection = split
     }
 
+    /// A solver for measured sizes already split by section.
+    init(
+        layout: CompositionalLayout, container: LayoutContainer, measuredBySection: [Int: [Int: LayoutPixelSize]],
+        measuredSupplementarySizes: [SupplementaryPath: LayoutPixelSize]
+    ) {
+        self.storage = .automatic
+        self.layout = layout
+        self.container = container
+        self.measuredSupplementaries = measuredSupplementarySizes
+        self.measuredBySection = measuredBySection
+    }
+
     mutating func solve(itemCounts: [Int]) -> LayoutResult {
         sections.reserveCapacity(itemCounts.count)
+        return solveSections(itemCounts: itemCounts, from: 0, top: solveLayoutHeaders())
+    }
 
+    /// Places the layout's headers; returns the height of the band they take at the top.
+    mutating func solveLayoutHeaders() -> Double {
         let configuration = layout.configuration
         let full = container.contentSize
-
-        // The layout's headers take a band at the top.
         let headerBand = band(of: configuration.boundarySupplementaryItems, section: -1, where: \.isTop, in: full)
         for item in configuration.boundarySupplementaryItems where item.alignment.isTop || !item.alignment.isBottom {
             appendLayoutSupplementary(item, y: 0, in: full)
         }
+        return headerBand
+    }
 
-        var y = headerBand
-        for (index, count) in itemCounts.enumerated() {
-            if index > 0 { y += configuration.interSectionSpacing }
-            y = solveSection(index: index, itemCount: max(0, count), top: y)
+    /// Solves sections `start...` (the solver holding what comes before them), section `start`
+    /// beginning at `top`, then the layout's footers; returns the whole result.
+    mutating func solveSections(itemCounts: [Int], from start: Int, top: Double) -> LayoutResult {
+        let configuration = layout.configuration
+        let full = container.contentSize
+        var y = top
+        for index in start..<max(start, itemCounts.count) {
+            if index > start { y += configuration.interSectionSpacing }
+            y = solveSection(index: index, itemCount: max(0, itemCounts[index]), top: y)
         }
 
         let footerBand = band(of: configuration.boundarySupplementaryItems, section: -1, where: \.isBottom, in: full)
@@ -83,7 +107,8 @@ struct LayoutSolver {
             sections: sections, supplementaries: supplementaries, decorations: decorations,
             itemFrames: itemFrames, groupLow: groupLow, groupHigh: groupHigh,
             sectionLow: sectionLow, sectionHigh: sectionHigh,
-            layoutSupplementaryIndices: layoutSupplementaryIndices)
+            layoutSupplementaryIndices: layoutSupplementaryIndices, layout: layout,
+            measuredBySection: measuredBySection, measuredSupplementarySizes: measuredSupplementaries)
     }
 
     /// Suffix minima of `low[start...]`, prefix maxima of `high[start...]`.
