@@ -187,10 +187,12 @@ export class ListView {
         animation?.finished.then(() => this.scheduleRender(), () => {});
         continue;
       }
-      // Still fading in or sliding (a change just now): gone once that is over.
+      // Still fading in or sliding (a change just now): gone once that is over, or cancelled
+      // (a later change stopped it where it was: it must not stay there).
       const running = element.getAnimations();
       if (running.length > 0) {
-        running[0].finished.then(() => this.scheduleRender(), () => {});
+        const again = () => this.scheduleRender();
+        running[0].finished.then(again, again);
         continue;
       }
       if (element === document.activeElement) continue;

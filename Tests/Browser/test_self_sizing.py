@@ -128,3 +128,33 @@ def test_scrolling_ten_thousand_self_sizing_rows(driver, server):
                     and c["frame"]["y"] < view["bottom"] and c["frame"]["y"] + c["frame"]["h"] > view["top"]}
         assert expected <= {c["id"] for c in shown}, f"at {fraction:.0%}: missing {sorted(expected - {c['id'] for c in shown})[:5]}"
     assert console_errors(driver) == []
+
+
+OVERLAPS_JS = """
+const cells = [...document.querySelectorAll('#list > .cell[data-id][data-kind="item"]')].map(e => [e.dataset.id, e.getBoundingClientRect()]);
+const overlaps = [];
+for (let i = 0; i < cells.length; i++) for (let j = i + 1; j < cells.length; j++) {
+  const a = cells[i][1], b = cells[j][1];
+  if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+    overlaps.push([cells[i][0], cells[j][0], Math.round(a.top), Math.round(b.top)]);
+}
+return overlaps;
+"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_typing_into_mountains_leaves_no_cell_overlapping(driver, server, width):
+    """Type, delete and type again: once each keystroke's animation is over, no two cells
+    overlap and every cell is at the server's frame. (While cells slide, one that leaves the
+    window may pass over another, as in UIKit's batch updates.)"""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    open_page(driver, server, "mountains", width)
+    field = driver.find_element(By.ID, "search")
+    for text in ("mo", Keys.BACKSPACE * 2, "ben", Keys.BACKSPACE, "a"):
+        field.send_keys(text)
+        wait_settled(driver)
+        overlaps = driver.execute_script(OVERLAPS_JS)
+        assert overlaps == [], f"at {width} px after {text!r}: {overlaps[:5]}"
+    assert_frames_agree(driver, server, "mountains")
+    assert console_errors(driver) == []

@@ -146,16 +146,16 @@ struct MeasuredSizesTests {
     @Test("a change is a new generation; sub-pixel noise is none; the signature follows the contents")
     func generations() {
         var sizes = MeasuredSizes()
-        let recorded = sizes.record([("a", size(50))], width: 390)
+        let recorded = sizes.record([("a", size(50))], width: 390).changed
         #expect(recorded)
         let first = sizes.table(forWidth: 390)
-        let noise = sizes.record([("a", size(50.2))], width: 390)
+        let noise = sizes.record([("a", size(50.2))], width: 390).changed
         #expect(!noise, "a fifth of a pixel is noise")
         #expect(sizes.table(forWidth: 390).generation == first.generation)
-        let taller = sizes.record([("a", size(60))], width: 390)
+        let taller = sizes.record([("a", size(60))], width: 390).changed
         #expect(taller)
         #expect(sizes.table(forWidth: 390).generation != first.generation)
-        let back = sizes.record([("a", size(50))], width: 390)
+        let back = sizes.record([("a", size(50))], width: 390).changed
         #expect(back)
         #expect(sizes.table(forWidth: 390).signature == first.signature, "the same contents, the same signature")
         #expect(sizes.table(forWidth: 1024).isEmpty, "another width has none")
@@ -164,7 +164,7 @@ struct MeasuredSizesTests {
     @Test("at most three widths: the one measured least recently is forgotten")
     func widths() {
         var sizes = MeasuredSizes()
-        for width in [320.0, 390, 768, 1024] { _ = sizes.record([("a", size(width))], width: width) }
+        for width in [320.0, 390, 768, 1024] { sizes.record([("a", size(width))], width: width) }
         #expect(sizes.table(forWidth: 320).isEmpty)
         #expect([390.0, 768, 1024].allSatisfy { !sizes.table(forWidth: $0).isEmpty })
     }
@@ -173,7 +173,8 @@ struct MeasuredSizesTests {
     func cells() {
         var sizes = MeasuredSizes()
         let ids = (0...MeasuredSizes.maximumCells).map { "c\($0)" }
-        _ = sizes.record(ids.map { ($0, size(50)) }, width: 390)
+        let recorded = sizes.record(ids.map { ($0, size(50)) }, width: 390)
+        #expect(recorded.forgot && recorded.changed)
         let table = sizes.table(forWidth: 390)
         #expect(table.count <= MeasuredSizes.maximumCells / 2 + 1)
         #expect(table.sizes[ids.last!] != nil && table.sizes["c0"] == nil)
@@ -187,8 +188,8 @@ struct MeasuredSizesTests {
         try snapshot.appendItems((6..<10).map { "i\($0)" }, toSection: "b")
         var few = MeasuredSizes(), many = MeasuredSizes()
         let measured = [("i1", size(50)), ("i7", size(70)), ("header:b", size(30))]
-        _ = few.record(measured, width: 390)
-        _ = many.record(measured + (100..<120).map { ("gone\($0)", size(90)) }, width: 390)
+        few.record(measured, width: 390)
+        many.record(measured + (100..<120).map { ("gone\($0)", size(90)) }, width: 390)
         let expected: [ItemPath: LayoutPixelSize] = [ItemPath(section: 0, item: 1): size(50), ItemPath(section: 1, item: 1): size(70)]
         for table in [few.table(forWidth: 390), many.table(forWidth: 390)] {
             let sizes = ListLayout.solverSizes(of: table, in: snapshot)

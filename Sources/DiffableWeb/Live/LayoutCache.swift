@@ -35,6 +35,21 @@ final class LayoutCache: Sendable {
         return layout
     }
 
+    /// Gives the cached layouts of `width` that were made with the measurements of generation
+    /// `previous` the new ones, in place (``ListLayout/applyMeasurements(_:table:)``: O(k log n)
+    /// each); the others are made afresh when next asked for (their generation is stale).
+    func applyMeasurements(width: Double, previous: Int, _ sizes: [(id: String, size: LayoutPixelSize)], table: MeasuredSizes.Table) {
+        entries.withLock { entries in
+            for container in Array(entries.layouts.keys) where container.width == width {
+                // Taken out while it changes, so that the cache does not hold a second copy.
+                guard var layout = entries.layouts.removeValue(forKey: container) else { continue }
+                guard layout.measuredGeneration == previous else { continue }
+                layout.applyMeasurements(sizes, table: table)
+                entries.layouts[container] = layout
+            }
+        }
+    }
+
     /// Forgets every layout (a write was undone: its version number will be used again).
     func removeAll() {
         entries.withLock { $0 = Entries() }

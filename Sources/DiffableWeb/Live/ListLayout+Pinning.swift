@@ -29,7 +29,7 @@ extension ListLayout {
                 let id = Self.supplementaryID(kind: kind, section: sectionIDs[index])
                 guard present.insert(id).inserted else { continue }
                 cells.append(Cell(id: id, kind: kind, section: sectionIDs[index], sectionIndex: index,
-                                  index: nil, frame: supplementary.frame, pin: pin, fits: selfSizing.fits(kind, section: index)))
+                                  index: nil, frame: supplementary.frame, pin: pin))
             }
         }
     }

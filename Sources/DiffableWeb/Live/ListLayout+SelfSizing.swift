@@ -1,43 +1,42 @@
 import CompositionalLayout
 import DiffableDataSources
 
-/// Which of a layout's cells size themselves: items whose height is `.estimated` (UIKit's
-/// self-sizing cells). The browser lets such a cell take its content's height and reports it
-/// (`POST …/measure`); the others keep the frames the layout gives them. Headers and footers
-/// keep their estimates (one line of a section's title; the solver takes their measurements
-/// too, should a browser send them).
-struct SelfSizing: Sendable, Equatable {
-    /// Per section: whether its items' height is estimated.
-    var items: [Bool] = []
-
-    /// Asks the layout's section provider once per section (as a solve does).
-    /// - Complexity: O(s · d) for s sections of group descriptions of size d.
-    init(layout: CompositionalLayout, sectionCount: Int, container: LayoutContainer) {
-        let environment = LayoutEnvironment(container: container)
-        items.reserveCapacity(sectionCount)
-        for index in 0..<sectionCount {
-            items.append(Self.hasEstimatedHeight(.group(layout.sectionProvider(index, environment).group)))
-        }
-    }
-
-    init() {}
-
-    /// Whether a leaf below `subitem` has an estimated height.
-    private static func hasEstimatedHeight(_ subitem: LayoutSubitem) -> Bool {
-        switch subitem {
-        case .item(let item): item.layoutSize.heightDimension.isEstimated
-        case .group(let group): group.subitems.contains(where: hasEstimatedHeight)
-        }
-    }
-
-    /// Whether a cell of `kind` in section `section` sizes itself.
-    func fits(_ kind: CellKind, section: Int) -> Bool {
-        guard kind == .item, section >= 0, section < items.count else { return false }
-        return items[section]
-    }
-}
-
+// Self-sizing: which cells the browser measures, and the layout taking their measured sizes.
 extension ListLayout {
+    /// Whether a cell sizes itself: an item whose height is estimated (UIKit's self-sizing
+    /// cells; the browser lets it take its content's height and reports it). Headers and footers
+    /// keep their estimates (one line of a section's title; the solver would take their
+    /// measurements too).
+    /// - Complexity: O(1)
+    func fits(_ kind: CellKind, at path: ItemPath) -> Bool {
+        kind == .item && result.selfSizingAxes(ofItemAt: path).contains(.height)
+    }
+
+    /// Takes measurements made since it was laid out (`table` holds them, and every earlier
+    /// one this layout used), in place: O(k log n) for k sizes when nothing else holds this
+    /// layout (it is copied first otherwise).
+    mutating func applyMeasurements(_ sizes: [(id: String, size: LayoutPixelSize)], table: MeasuredSizes.Table) {
+        var items: [ItemPath: LayoutPixelSize] = [:]
+        var supplementaries: [SupplementaryPath: LayoutPixelSize] = [:]
+        for (id, size) in sizes {
+            if let path = snapshot.indexPath(ofItem: id) {
+                items[ItemPath(section: path.section, item: path.item)] = size
+            } else if let path = Self.supplementaryPath(id, in: snapshot) {
+                supplementaries[path] = size
+            }
+        }
+        result.applyMeasuredSizes(items, supplementaries: supplementaries)
+        measuredGeneration = table.generation
+        measuredSignature = table.signature
+    }
+
+    /// A header's or footer's path from its cell id (`header:<section>`), or `nil`.
+    static func supplementaryPath(_ id: String, in snapshot: Snapshot<String, String>) -> SupplementaryPath? {
+        guard !id.hasPrefix(decorationPrefix), let colon = id.firstIndex(of: ":"),
+              let section = snapshot.indexOfSection(String(id[id.index(after: colon)...])) else { return nil }
+        return SupplementaryPath(kind: CellKind(elementKind: String(id[..<colon])).name, section: section)
+    }
+
     /// The measured sizes of `table` as the solver takes them: items by index path, headers
     /// and footers by kind and section. Cells no longer in the snapshot are skipped.
     /// - Complexity: O(min(m, n)) lookups for m measurements and n items (a search that keeps
@@ -66,10 +65,8 @@ extension ListLayout {
         for (id, size) in table.sizes {
             if let path = snapshot.indexPath(ofItem: id) {
                 items[ItemPath(section: path.section, item: path.item)] = size
-            } else if !id.hasPrefix(decorationPrefix), let colon = id.firstIndex(of: ":"),
-                      let section = snapshot.indexOfSection(String(id[id.index(after: colon)...])) {
-                let kind = CellKind(elementKind: String(id[..<colon]))
-                supplementaries[SupplementaryPath(kind: kind.name, section: section)] = size
+            } else if let path = supplementaryPath(id, in: snapshot) {
+                supplementaries[path] = size
             }
         }
         return (items, supplementaries)

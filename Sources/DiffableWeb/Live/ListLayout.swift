@@ -42,12 +42,11 @@ struct ListLayout: Sendable {
 
     let snapshot: Snapshot<String, String>
     let sectionIDs: [String]
-    let result: LayoutResult
-    /// Which cells size themselves.
-    let selfSizing: SelfSizing
+    /// Changed only by ``applyMeasurements(_:table:)``, with the two below.
+    var result: LayoutResult
     /// The measurements it was laid out with (their table's generation and signature).
-    let measuredGeneration: Int
-    let measuredSignature: Int
+    var measuredGeneration: Int
+    var measuredSignature: Int
 
     /// Lays out `snapshot` for `container`, self-sizing cells at the sizes `measured` holds
     /// (the others at their estimates).
@@ -59,7 +58,6 @@ struct ListLayout: Sendable {
         let sizes = Self.solverSizes(of: measured, in: snapshot)
         result = layout.solve(itemCounts: counts, container: container,
                               measuredSizes: sizes.items, measuredSupplementarySizes: sizes.supplementaries)
-        selfSizing = SelfSizing(layout: layout, sectionCount: sectionIDs.count, container: container)
         measuredGeneration = measured.generation
         measuredSignature = measured.signature
     }
@@ -111,14 +109,13 @@ struct ListLayout: Sendable {
                 let path = IndexPath(item: element.indexPath.item, section: section)
                 guard let id = snapshot.itemIdentifier(at: path) else { continue }
                 cells.append(Cell(id: id, kind: .item, section: sectionIDs[section], sectionIndex: section,
-                                  index: element.indexPath.item, frame: element.frame, fits: selfSizing.fits(.item, section: section)))
+                                  index: element.indexPath.item, frame: element.frame, fits: fits(.item, at: element.indexPath)))
             case .supplementary(let elementKind):
                 let kind = CellKind(elementKind: elementKind)
                 let id = Self.supplementaryID(kind: kind, section: sectionIDs[section])
                 guard supplementaries.insert(id).inserted else { continue }
                 cells.append(Cell(id: id, kind: kind, section: sectionIDs[section], sectionIndex: section,
-                                  index: nil, frame: element.frame, pin: pin(kind: kind, section: section),
-                                  fits: selfSizing.fits(kind, section: section)))
+                                  index: nil, frame: element.frame, pin: pin(kind: kind, section: section)))
             case .decoration(let elementKind):
                 cells.append(Cell(id: Self.decorationID(kind: elementKind, section: sectionIDs[section]), kind: .decoration(elementKind),
                                   section: sectionIDs[section], sectionIndex: section, index: nil, frame: element.frame))
@@ -138,7 +135,7 @@ struct ListLayout: Sendable {
             let path = IndexPath(item: element.indexPath.item, section: element.indexPath.section)
             guard path.section >= 0, path.section < sectionIDs.count, let id = snapshot.itemIdentifier(at: path) else { continue }
             cells.append(Cell(id: id, kind: .item, section: sectionIDs[path.section], sectionIndex: path.section,
-                              index: path.item, frame: element.frame, fits: selfSizing.fits(.item, section: path.section)))
+                              index: path.item, frame: element.frame, fits: fits(.item, at: element.indexPath)))
         }
         cells.sort(by: Self.documentOrder)
         return cells
@@ -159,15 +156,14 @@ struct ListLayout: Sendable {
         if let path = snapshot.indexPath(ofItem: id) {
             guard let frame = result.itemFrame(at: ItemPath(section: path.section, item: path.item)) else { return nil }
             return Cell(id: id, kind: .item, section: sectionIDs[path.section], sectionIndex: path.section,
-                        index: path.item, frame: frame, fits: selfSizing.fits(.item, section: path.section))
+                        index: path.item, frame: frame, fits: fits(.item, at: ItemPath(section: path.section, item: path.item)))
         }
         if id.hasPrefix(Self.decorationPrefix) { return decorationCell(id) }
         guard let colon = id.firstIndex(of: ":") else { return nil }
         let kind = CellKind(elementKind: String(id[..<colon])), section = String(id[id.index(after: colon)...])
         guard let sectionIndex = snapshot.indexOfSection(section),
               let supplementary = result.supplementary(ofKind: kind.name, at: ItemPath(section: sectionIndex, item: 0)) else { return nil }
-        return Cell(id: id, kind: kind, section: section, sectionIndex: sectionIndex, index: nil, frame: supplementary.frame,
-                    fits: selfSizing.fits(kind, section: sectionIndex))
+        return Cell(id: id, kind: kind, section: section, sectionIndex: sectionIndex, index: nil, frame: supplementary.frame)
     }
 
     /// Every header and footer of the layout (a handful per section, whatever the item count).
@@ -181,7 +177,7 @@ struct ListLayout: Sendable {
             let id = Self.supplementaryID(kind: kind, section: sectionIDs[section])
             guard seen.insert(id).inserted else { continue }
             cells.append(Cell(id: id, kind: kind, section: sectionIDs[section], sectionIndex: section,
-                              index: nil, frame: supplementary.frame, fits: selfSizing.fits(kind, section: section)))
+                              index: nil, frame: supplementary.frame))
         }
         return cells
     }

@@ -16,7 +16,11 @@ extension LiveList {
     private func takeMeasurements(streamID: String, sizes: [(id: String, size: LayoutPixelSize)]) -> Bool {
         guard let measuring = state.withLock({ $0.followers.follower(streamID: streamID) }) else { return false }
         let width = measuring.window.container.width
-        guard measurements.withLock({ $0.record(sizes, width: width) }) else { return true }
+        let (recorded, table) = measurements.withLock { ($0.record(sizes, width: width), $0.table(forWidth: width)) }
+        guard recorded.changed else { return true }
+        if !recorded.forgot {
+            layouts.applyMeasurements(width: width, previous: recorded.previousGeneration, sizes, table: table)
+        }
         let (version, snapshot) = dataSource.versionedSnapshot()
         let followers = state.withLock { $0.followers.all.values.filter { $0.window.container.width == width } }
         for follower in followers {

@@ -21,6 +21,8 @@ struct MeasuredSizes: Sendable {
         /// A hash of the contents, kept as they change: two lists whose tables have the same
         /// signature lay out alike (their windows can be shared).
         private(set) var signature = 0
+        /// Whether measurements were forgotten since ``record(_:width:)`` began.
+        fileprivate var forgot = false
 
         var isEmpty: Bool { sizes.isEmpty }
         var count: Int { sizes.count }
@@ -32,7 +34,10 @@ struct MeasuredSizes: Sendable {
                 guard abs(old.width - size.width) > 0.25 || abs(old.height - size.height) > 0.25 else { return false }
                 signature ^= Self.hash(id, old)
             } else {
-                if sizes.count >= limit { forgetOldestHalf() }
+                if sizes.count >= limit {
+                    forgetOldestHalf()
+                    forgot = true
+                }
                 order.append(id)
             }
             sizes[id] = size
@@ -68,9 +73,23 @@ struct MeasuredSizes: Sendable {
     /// The measurements at `width` (empty when none).
     func table(forWidth width: Double) -> Table { tables[width] ?? Table() }
 
-    /// Records measurements taken at `width`. - Returns: whether any size changed.
-    mutating func record(_ measured: [(id: String, size: LayoutPixelSize)], width: Double) -> Bool {
+    /// What ``record(_:width:)`` did.
+    struct Recorded {
+        /// Whether any size changed.
+        var changed: Bool
+        /// The generation of the width's table before: a layout made from it takes the
+        /// measurements in place (``ListLayout/applyMeasurements(_:table:)``)...
+        var previousGeneration: Int
+        /// ...unless some were forgotten meanwhile (the table was full): then layouts are made afresh.
+        var forgot: Bool
+    }
+
+    /// Records measurements taken at `width`.
+    @discardableResult
+    mutating func record(_ measured: [(id: String, size: LayoutPixelSize)], width: Double) -> Recorded {
         var table = tables.removeValue(forKey: width) ?? Table()
+        let previous = table.generation
+        table.forgot = false
         recency.removeAll { $0 == width }
         if tables.count >= Self.maximumWidths, let oldest = recency.first {
             tables[oldest] = nil
@@ -84,7 +103,7 @@ struct MeasuredSizes: Sendable {
         }
         tables[width] = table
         recency.append(width)
-        return changed
+        return Recorded(changed: changed, previousGeneration: previous, forgot: table.forgot)
     }
 
     /// Forgets every measurement (the list was replaced wholesale).
