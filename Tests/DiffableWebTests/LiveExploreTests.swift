@@ -40,4 +40,22 @@ struct LiveExploreTests {
         #expect(bad.status == 400)
         stream.socket.close()
     }
+
+    @Test("the API's layout lists the section background with its element kind, at the frame a stream gets")
+    func layoutRouteListsDecorations() async throws {
+        let live = try await LiveServer.start()
+        defer { Task { await live.stop() } }
+        let cookie = try await live.newSession("/demos/explore")
+        var stream = try await live.events("/demos/explore/events?width=390&height=2000&top=0", cookie: cookie)
+        let snapshot = try await next(&stream)
+        let streamed = try #require((snapshot.json["cells"] as? [[String: Any]])?.first { $0["kind"] as? String == "decoration" })
+        let shareID = try #require(live.app.shareID(cookie: cookie))
+        let layout = object(try await get(port: live.port, "/api/sessions/\(shareID)/demos/explore/layout?width=390&height=2000"))
+        let cells = try #require(layout["cells"] as? [[String: Any]])
+        let listed = try #require(cells.first { $0["id"] as? String == streamed["id"] as? String })
+        #expect(listed["kind"] as? String == "decoration" && listed["decoration"] as? String == "inset-grouped-card")
+        #expect(listed["frame"] as? [String: Double] == streamed["frame"] as? [String: Double])
+        stream.socket.close()
+    }
 }
+

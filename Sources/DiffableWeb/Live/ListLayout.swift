@@ -126,10 +126,16 @@ struct ListLayout: Sendable {
         return cells
     }
 
-    /// Every cell, in document order (the API's layout route: it returns them all).
+    /// Every cell, in document order (the API's layout route: it returns them all): items,
+    /// headers and footers, and decorations (section backgrounds).
     /// - Complexity: O(n) for n items.
     var allCells: [Cell] {
         var cells = supplementaryCells
+        for decoration in result.decorations where decoration.section >= 0 && decoration.section < sectionIDs.count {
+            let section = sectionIDs[decoration.section]
+            cells.append(Cell(id: Self.decorationID(kind: decoration.kind, section: section), kind: .decoration(decoration.kind),
+                              section: section, sectionIndex: decoration.section, index: nil, frame: decoration.frame))
+        }
         cells.reserveCapacity(cells.count + result.itemCount)
         for element in result.items {
             let path = IndexPath(item: element.indexPath.item, section: element.indexPath.section)

@@ -146,6 +146,8 @@ extension WebApp {
             var id: String; var kind: CellKind; var section: String; var index: Int?; var frame: WireFrame
             /// It sizes itself (`true`), and its frame holds the size a browser measured at this width (`measured`).
             var fit: Bool?; var measured: Bool?
+            /// A decoration's element kind (a section background).
+            var decoration: String?
         }
         var version: Int
         var contentSize: WireSize
@@ -160,7 +162,8 @@ extension WebApp {
         let layout = ListLayout(snapshot: snapshot, layout: list.demo.layout(), container: container, measured: measured)
         return LayoutBody(version: version, contentSize: WireSize(layout.contentSize), cells: layout.allCells.map {
             .init(id: $0.id, kind: $0.kind, section: $0.section, index: $0.index, frame: WireFrame($0.frame),
-                  fit: $0.fits ? true : nil, measured: $0.fits && measured.sizes[$0.id] != nil ? true : nil)
+                  fit: $0.fits ? true : nil, measured: $0.fits && measured.sizes[$0.id] != nil ? true : nil,
+                  decoration: $0.kind.decorationKind)
         })
     }
 
