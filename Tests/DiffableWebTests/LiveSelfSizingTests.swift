@@ -107,6 +107,22 @@ struct LiveSelfSizingTests {
         stream.socket.close()
     }
 
+    @Test("sizes of cells the list does not have are dropped, not kept")
+    func unknownCellsDropped() async throws {
+        let live = try await LiveServer.start()
+        defer { Task { await live.stop() } }
+        let (cookie, stream, streamID, cells, _) = try await phoneStream(live)
+        let first = try #require(cells.first?["id"] as? String)
+        let sizes = (0..<500).map { #""nope\#($0)":{"w":1,"h":1}"# }.joined(separator: ",")
+        let answer = try await live.postJSON("/demos/mountains/measure",
+                                             #"{"stream":"\#(streamID)","sizes":{\#(sizes),"\#(first)":{"w":370,"h":70}}}"#, cookie: cookie)
+        #expect(answer.status == 204)
+        let list = try #require(live.app.sessionList(cookie: cookie, demo: "mountains"))
+        let kept = list.measuredSizes(forWidth: 390)
+        #expect(kept.count == 1 && kept.sizes[first]?.height == 70)
+        stream.socket.close()
+    }
+
     @Test("more sizes than one message may carry are refused")
     func tooMany() async throws {
         let live = try await LiveServer.start()

@@ -6,7 +6,8 @@ extension LiveList {
     /// Takes the sizes stream `streamID`'s browser measured (at its window's width) and sends
     /// every stream of that width whose held cells moved a `window` event (`measured`).
     /// Measurements of cells that do not size themselves change nothing (their heights are not
-    /// estimated); those of cells no longer in the list are kept, by name, for when they return.
+    /// estimated); those of cells the list does not have are dropped. Kept measurements follow
+    /// their cells by name (through moves, and a delete and insert of the same id).
     /// - Returns: `false` when there is no such stream.
     func measure(streamID: String, sizes: [(id: String, size: LayoutPixelSize)]) async -> Bool {
         (try? await writer.run { self.takeMeasurements(streamID: streamID, sizes: sizes) }) ?? false
@@ -16,12 +17,14 @@ extension LiveList {
     private func takeMeasurements(streamID: String, sizes: [(id: String, size: LayoutPixelSize)]) -> Bool {
         guard let measuring = state.withLock({ $0.followers.follower(streamID: streamID) }) else { return false }
         let width = measuring.window.container.width
-        let (recorded, table) = measurements.withLock { ($0.record(sizes, width: width), $0.table(forWidth: width)) }
+        let (version, snapshot) = dataSource.versionedSnapshot()
+        // Only cells of the list are kept (an id it does not have would only take room).
+        let known = sizes.filter { snapshot.contains(item: $0.id) || ListLayout.supplementaryPath($0.id, in: snapshot) != nil }
+        let (recorded, table) = measurements.withLock { ($0.record(known, width: width), $0.table(forWidth: width)) }
         guard recorded.changed else { return true }
         if !recorded.forgot {
-            layouts.applyMeasurements(width: width, previous: recorded.previousGeneration, sizes, table: table)
+            layouts.applyMeasurements(width: width, previous: recorded.previousGeneration, known, table: table)
         }
-        let (version, snapshot) = dataSource.versionedSnapshot()
         let followers = state.withLock { $0.followers.all.values.filter { $0.window.container.width == width } }
         for follower in followers {
             sendWindow(to: follower, version: version, snapshot: snapshot, always: false, measured: true)

@@ -63,7 +63,7 @@ struct MeasuredSizes: Sendable {
     }
 
     static let maximumWidths = 3
-    static let maximumCells = 50_000
+    static let maximumCells = 20_000
 
     private var tables: [Double: Table] = [:]
     private var generations = 0
