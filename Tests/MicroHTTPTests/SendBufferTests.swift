@@ -1,0 +1,74 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
+import SeededRandom
+import Testing
+@testable import MicroHTTP
+
+/// A stream's unsent bytes are held in chunks that are freed as the client takes them, and what
+/// the buffer says it holds is what it allocated: the stream budget counts real memory.
+@Suite("Send buffer")
+struct SendBufferTests {
+    @Test("held bytes are the chunks' allocation, and chunks are freed as they are read")
+    func heldBytesFollowReads() {
+        var buffer = SendBuffer()
+        let event = [UInt8](repeating: 7, count: 16 * 1024)
+        for _ in 0..<64 { buffer.append(event) }
+        #expect(buffer.count == 64 * 16 * 1024)
+        #expect(buffer.heldBytes >= buffer.count)
+        #expect(buffer.heldBytes <= buffer.count + SendBuffer.maximumChunk, "no capacity doubled: \(buffer.heldBytes) for \(buffer.count)")
+        var sink = [UInt8](repeating: 0, count: 700 * 1024)
+        let read = sink.withUnsafeMutableBytes { buffer.read(into: $0.baseAddress!, capacity: 700 * 1024) }
+        #expect(read == 700 * 1024)
+        #expect(buffer.count == 324 * 1024)
+        // What was read is freed (an array kept its sent prefix until the next send).
+        #expect(buffer.heldBytes <= buffer.count + 2 * SendBuffer.maximumChunk, "\(buffer.heldBytes) held for \(buffer.count) unsent")
+        _ = sink.withUnsafeMutableBytes { buffer.read(into: $0.baseAddress!, capacity: 700 * 1024) }
+        #expect(buffer.isEmpty && buffer.heldBytes == 0, "an idle stream holds nothing")
+    }
+
+    @Test("bytes come out in order, whatever the sizes of appends and reads", arguments: [1, 2, 3] as [UInt64])
+    func order(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        // Byte n of the stream is n % 251: any byte lost, repeated or reordered shows.
+        let pattern = (0..<(251 + 300_000)).map { UInt8($0 % 251) }
+        var buffer = SendBuffer()
+        var appended = 0, received = 0
+        var intact = true
+        func drain(_ want: Int) {
+            var sink = [UInt8](repeating: 0, count: want)
+            let n = sink.withUnsafeMutableBytes { buffer.read(into: $0.baseAddress!, capacity: want) }
+            let start = received % 251
+            intact = intact && sink[..<n].elementsEqual(pattern[start..<(start + n)])
+            received += n
+        }
+        for _ in 0..<150 {
+            let size = Int(rng.next() % 4 == 0 ? rng.next() % 300_000 : rng.next() % 3_000)
+            let start = appended % 251
+            pattern[start..<(start + size)].withContiguousStorageIfAvailable { buffer.append($0) }
+            appended += size
+            drain(Int(rng.next() % 200_000))
+            #expect(buffer.count == appended - received)
+            #expect(buffer.heldBytes >= buffer.count)
+        }
+        while !buffer.isEmpty { drain(300_000) }
+        #expect(intact, "the bytes read are the bytes appended, in order")
+        #expect(received == appended)
+        #expect(buffer.heldBytes == 0)
+    }
+
+    @Test("a large block freed does not send the next ones to the heap: each is a mapping, returned when freed")
+    func freedMemoryLeavesTheProcess() throws {
+        #expect(ProcessMemory.returnFreedMemory())
+        // glibc's default raises its mmap threshold to the size of a mapped block once it is
+        // freed: the next 8 MiB block then comes from the heap, where freed memory stays.
+        let large = try #require(malloc(30 << 20))
+        free(large)
+        let block = try #require(malloc(8 << 20))
+        defer { free(block) }
+        // A mapped block's usable size ends on a page (less its 16-byte header); a heap block's
+        // is the request rounded to 16.
+        #expect((malloc_usable_size(block) + 16) % 4096 == 0, "usable \(malloc_usable_size(block)): a heap block")
+    }
+}
