@@ -5,10 +5,12 @@
 /// One growing `[UInt8]` held up to twice its unsent bytes (capacity doubled on growth, and the
 /// bytes already sent kept until half the buffer was sent), and each growth copied the whole
 /// backlog: a client that stopped reading cost the server far more than the budget counted.
-/// Here a chunk is sized to what is appended (at least ``minimumChunk``, at most
-/// ``maximumChunk``), filled before another is made, never reallocated, and freed once read.
-/// Full chunks are as large as glibc's mmap threshold (see `ProcessMemory`), so their memory
-/// goes back to the kernel when they are freed.
+/// Here a chunk is sized to what is appended or to the backlog, whichever is larger (at least
+/// ``minimumChunk``, at most ``maximumChunk``), filled before another is made, never
+/// reallocated, and freed once read. The largest chunks are as large as glibc's mmap threshold
+/// (see `ProcessMemory`), so the memory of a client that fell behind goes back to the kernel
+/// when it is freed. What is counted (`heldBytes`) includes the last chunk's room, so it is at
+/// least what is resident.
 ///
 /// ```swift
 /// var buffer = SendBuffer()
@@ -55,7 +57,10 @@ struct SendBuffer {
         }
         while !rest.isEmpty {
             var chunk: [UInt8] = []
-            chunk.reserveCapacity(min(Self.maximumChunk, max(Self.minimumChunk, rest.count)))
+            // As large as what is appended, or as the backlog already is: a client that falls
+            // behind soon gets full chunks, mappings of their own that leave the process when
+            // freed (small ones live in malloc's heap, where freed memory stays).
+            chunk.reserveCapacity(min(Self.maximumChunk, max(Self.minimumChunk, rest.count, count - rest.count)))
             let n = min(chunk.capacity, rest.count)
             chunk.append(contentsOf: UnsafeBufferPointer(rebasing: rest.prefix(n)))
             rest = rest.dropFirst(n)

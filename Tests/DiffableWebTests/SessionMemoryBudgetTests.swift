@@ -108,12 +108,19 @@ struct SessionMemoryBudgetTests {
         #expect(app.sessions.count == 1, "the idle session was evicted")
         #expect(budget.usedBytes <= 3 << 20)
         // Nothing left to evict but the writer itself: refused, and the list as it was.
-        let before = await Self.snapshot(app, second)
-        let refused = await Self.post(app, "/api/sessions/\(second)/demos/urls/operations", Self.appendBatch("s9", count: 2_000))
+        let list = try #require(app.sessions.all.first?.existingLists["urls"])
+        var refusal: (Response, before: Int, after: Int)?
+        for round in 3..<12 {
+            let before = list.version
+            let response = await Self.post(app, "/api/sessions/\(second)/demos/urls/operations", Self.appendBatch("s\(round)", count: 2_000))
+            if response.status != .ok { refusal = (response, before, list.version); break }
+        }
+        let (refused, before, after) = try #require(refusal, "nine more appends passed a 3 MiB budget")
         #expect(refused.status == .serviceUnavailable)
         #expect(refused.json?["error"] as? String == "memory_full")
         #expect(refused.headers["Retry-After"] != nil)
-        #expect((await Self.snapshot(app, second))["version"] as? Int == before["version"] as? Int)
+        #expect(after == before, "the refused write changed nothing")
+        #expect(budget.usedBytes <= 3 << 20)
         // The evicted session comes back from the store with its list (and the second is evicted for it).
         #expect(Self.itemCount(await Self.snapshot(app, first)) == firstItems)
     }
