@@ -84,7 +84,7 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "Seconds without any progress after which a connection is closed (idle timeout).")
     public var idleTimeout: Double = 30
 
-    @Option(help: "MiB of unsent event-stream data all clients together may hold; past it the slowest readers are cut. 0: no budget.")
+    @Option(help: "MiB of memory all event streams together may hold for unsent data (counted as allocated); past it the streams holding most are cut. 0: no budget.")
     public var streamBufferTotal = Limits().maxEventStreamBufferTotalBytes >> 20
 
     @Option(help: ArgumentHelp(
