@@ -58,6 +58,9 @@ final class ListMemory: Sendable {
     /// The list's caches (a snapshot's JSON) now hold `bytes`.
     func setCaches(_ bytes: Int) { change { $0.caches = bytes } }
 
+    /// What the caches hold (a write that changes the list drops them).
+    var caches: Int { state.withLock { $0.caches } }
+
     private func change(_ body: (inout State) -> Void) {
         state.withLock { state in
             let before = state.total
