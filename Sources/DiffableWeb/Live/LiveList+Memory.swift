@@ -8,10 +8,11 @@ extension LiveList {
     /// nothing was published, saved or streamed yet) and throws why.
     ///
     /// A list derived from its demo's state (a Mountains search) shows a snapshot that every
-    /// session shares (the search cache's): it holds nothing of its own, and is never refused.
+    /// session shares (the search cache's): it holds nothing of its own, and a write that leaves
+    /// it derived is never refused. A script's `edit` makes it an ordinary list: checked.
     /// - Complexity: O(items inserted and deleted by the write).
-    func checkMemory(undoing before: (version: Int, snapshot: Snapshot<String, String>), demoState: [String: String]) throws {
-        guard let account = memory.account, !demo.derivesList else { return }
+    func checkMemory(undoing before: (version: Int, snapshot: Snapshot<String, String>), demoState: [String: String], edit: Bool) throws {
+        guard let account = memory.account, edit || !demo.derivesList else { return }
         let changed = collected.withLock { updates in updates.reduce(0) { $0 + MemoryCost.growth(of: $1.changeset) } }
         // A write that changes the list drops its cached snapshot body (``commit``): that room
         // is the write's too, so a read that filled the cache never makes a write fail.

@@ -78,7 +78,7 @@ extension LiveList {
         if let missed { try catchUp(missed) }
         let replicated = takeCollected()
         let transaction = ListTransaction(dataSource)
-        let result = Result { try admitted { try body(transaction) } }
+        let result = Result { try admitted(edit: edit) { try body(transaction) } }
         transaction.end()
         let own = takeCollected()
         if edit, !own.isEmpty { demo.didEditList() }
@@ -93,7 +93,7 @@ extension LiveList {
     ///
     /// A write that would take its session past its memory budget, or the server past its
     /// own, is undone as a whole and throws ``MemoryBudgetError`` (`+Memory`).
-    private func admitted<T>(_ body: () throws -> T) throws -> T {
+    private func admitted<T>(edit: Bool, _ body: () throws -> T) throws -> T {
         let before = demo.persistentState()
         let undo = memory.account != nil ? dataSource.versionedSnapshot() : nil
         let result = Result { try body() }
@@ -101,7 +101,7 @@ extension LiveList {
             demo.restore(state: before)
             throw refusal
         }
-        if let undo { try checkMemory(undoing: undo, demoState: before) }
+        if let undo { try checkMemory(undoing: undo, demoState: before, edit: edit) }
         return try result.get()
     }
 
