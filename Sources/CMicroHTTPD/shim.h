@@ -19,7 +19,6 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
-#include <malloc.h>
 
 static const uint64_t CMHD_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;
 static const ssize_t CMHD_CONTENT_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;
@@ -217,12 +216,5 @@ static inline int cmhd_epoll_wait(int epfd, uint64_t *tokens, int capacity, int 
 }
 
 static inline int cmhd_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
-
-/// Fixes glibc's mmap threshold at `bytes` (which also stops glibc raising it when a mapped
-/// block is freed; see ProcessMemory.swift). Returns 1 on success. `mallopt` is not in Swift's
-/// Glibc module.
-static inline int cmhd_fix_mmap_threshold(int bytes) {
-    return mallopt(M_MMAP_THRESHOLD, bytes);
-}
 
 #endif /* CMICROHTTPD_SHIM_H */

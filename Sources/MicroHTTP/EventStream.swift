@@ -145,9 +145,9 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         let (head, tail) = EventStream.frame(event: event, id: id, head: data.head, tail: data.tail)
         let size = data.shared.reduce(head.count + tail.count) { $0 + $1.count }
         return enqueue(size: size, plain: { pending in
-            pending.append(head)
-            for part in data.shared { pending.append(part.bytes) }
-            pending.append(tail)
+            guard pending.append(head) else { return false }
+            for part in data.shared { guard pending.append(part.bytes) else { return false } }
+            return pending.append(tail)
         }) { pending, encoder in
             // As for any event: compressed when the whole is at least `minimumBytes`. Shared
             // parts of `spliceMinimumBytes` or more are spliced (deflated once for every
@@ -358,7 +358,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
 
     /// Queues an event: `plain` appends its bytes to the buffer of a plain stream; `compress`
     /// writes a gzip stream's through its encoder (returning `false` when zlib failed).
-    private func enqueue(size: Int, onlyIfIdle: Bool = false, plain: (inout SendBuffer) -> Void,
+    private func enqueue(size: Int, onlyIfIdle: Bool = false, plain: (inout SendBuffer) -> Bool,
                          _ compress: (inout [UInt8], GzipEncoder) -> Bool) -> Bool {
         let queued = state.withLock { s -> Bool in
             guard case .open = s.phase else { return false }
@@ -377,19 +377,17 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 resumeIfSuspended(&s)
                 return false
             }
+            let written: Bool
             if let encoder = s.encoder {
                 // Compressed aside, then queued: the buffer's chunks are never reallocated.
                 var compressed: [UInt8] = []
                 compressed.reserveCapacity(size / 2 + 64)
-                if compress(&compressed, encoder) {
-                    s.pending.append(compressed)
-                } else {
-                    // zlib failed (no memory): the stream cannot go on; the client reconnects.
-                    return fail(&s)
-                }
+                written = compress(&compressed, encoder) && s.pending.append(compressed)
             } else {
-                plain(&s.pending)
+                written = plain(&s.pending)
             }
+            // No memory (zlib's or the buffer's): the stream cannot go on; the client reconnects.
+            guard written else { return fail(&s) }
             recharge(&s)
             resumeIfSuspended(&s)
             return true
@@ -399,7 +397,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         return queued
     }
 
-    /// Ends a stream whose encoder failed. Under the lock; returns `false` (nothing queued).
+    /// Ends a stream that could not queue an event (no memory). Under the lock; returns `false`.
     private func fail(_ s: inout State) -> Bool {
         s.phase = .aborting(.bufferOverflow)
         dropPending(&s)

@@ -8,7 +8,7 @@ import Synchronization
 /// all: 527 clients that never read, at 4 MiB each, took the process from 340 MB to 2 GB. When
 /// a send leaves the total over the budget, the streams holding the most (the slowest readers)
 /// are closed first with `.bufferBudgetExceeded` until it is back under. What is counted is
-/// what is allocated, and what a cut frees leaves the process (see `ProcessMemory`), so the
+/// what is allocated, and what a cut frees leaves the process (see `SendBuffer`), so the
 /// budget bounds RSS: 500 streams nobody read peaked at 690 MB with a 256 MiB budget when the
 /// count was the unsent bytes of one growing array per stream and glibc kept what was freed.
 final class EventStreamBudget: Sendable {

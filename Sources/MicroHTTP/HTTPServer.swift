@@ -101,8 +101,6 @@ public final class HTTPServer: Sendable {
     ///   descriptors left).
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "MicroHTTP"), handler: @escaping Handler) throws {
         self.configuration = configuration
-        // Freed stream buffers must leave the process, or the stream budget bounds nothing.
-        ProcessMemory.returnFreedMemory()
         guard let watcher = HangupWatcher() else {
             throw ServerError.couldNotStart("epoll_create1/eventfd failed (errno \(errno))")
         }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The bytes an event stream has queued and not yet handed to libmicrohttpd, as a queue of
 /// chunks: what it holds in memory is what ``heldBytes`` says, and what the client has taken is
 /// freed chunk by chunk.
@@ -7,10 +13,12 @@
 /// backlog: a client that stopped reading cost the server far more than the budget counted.
 /// Here a chunk is sized to what is appended or to the backlog, whichever is larger (at least
 /// ``minimumChunk``, at most ``maximumChunk``), filled before another is made, never
-/// reallocated, and freed once read. The largest chunks are as large as glibc's mmap threshold
-/// (see `ProcessMemory`), so the memory of a client that fell behind goes back to the kernel
-/// when it is freed. What is counted (`heldBytes`) includes the last chunk's room, so it is at
-/// least what is resident.
+/// reallocated, and freed once read. Chunks of ``mappedChunk`` or more are mappings of their
+/// own (``SendChunk``), so the memory of a client that fell behind goes back to the kernel when
+/// it is freed, whatever malloc does with its heap (glibc raises its mmap threshold to the size
+/// of each mapped block freed, up to 32 MiB, after which big buffers stayed in the heap: 500
+/// streams nobody read took RSS to 690 MB under a 256 MiB budget, 514 MB once cut). What is
+/// counted includes the last chunk's room, so it is at least what is resident.
 ///
 /// ```swift
 /// var buffer = SendBuffer()
@@ -22,88 +30,125 @@
 struct SendBuffer {
     /// Smallest chunk made (a few small events share one).
     static let minimumChunk = 4 * 1024
-    /// Largest chunk: glibc's mmap threshold as `ProcessMemory` fixes it, so that a full chunk
-    /// is a mapping of its own, returned to the kernel when freed.
-    static let maximumChunk = ProcessMemory.mmapThreshold
+    /// Largest chunk.
+    static let maximumChunk = 128 * 1024
+    /// Chunks this large or larger are mappings of their own.
+    static let mappedChunk = 64 * 1024
 
-    private var chunks: [[UInt8]] = []
-    /// Index of the first chunk still in use; chunks before it were freed.
-    private var first = 0
-    /// Bytes of `chunks[first]` already read.
+    /// The chunks in use, oldest first (a few dozen at most: chunks grow with the backlog).
+    private var chunks: [SendChunk] = []
+    /// Bytes of the first chunk already read.
     private var offset = 0
     /// Unsent bytes.
     private(set) var count = 0
-    /// Bytes allocated for the chunks in use (their capacity): what this buffer holds.
+    /// Bytes allocated for the chunks in use: what this buffer holds.
     private(set) var heldBytes = 0
 
     var isEmpty: Bool { count == 0 }
 
-    mutating func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { append($0) }
+    /// Returns `false` when no memory could be had (nothing is appended then).
+    @discardableResult
+    mutating func append(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { append($0) }
     }
 
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var rest = bytes[...]
-        guard !rest.isEmpty else { return }
-        count += bytes.count
-        if first < chunks.count {
-            let last = chunks.count - 1
-            let room = chunks[last].capacity - chunks[last].count
-            if room > 0 {
-                let n = min(room, rest.count)
-                chunks[last].append(contentsOf: UnsafeBufferPointer(rebasing: rest.prefix(n)))
-                rest = rest.dropFirst(n)
-            }
+    @discardableResult
+    mutating func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return true }
+        var done = 0
+        if let last = chunks.last {
+            done = last.fill(from: source, count: bytes.count)
         }
-        while !rest.isEmpty {
-            var chunk: [UInt8] = []
+        while done < bytes.count {
+            let rest = bytes.count - done
             // As large as what is appended, or as the backlog already is: a client that falls
-            // behind soon gets full chunks, mappings of their own that leave the process when
-            // freed (small ones live in malloc's heap, where freed memory stays).
-            chunk.reserveCapacity(min(Self.maximumChunk, max(Self.minimumChunk, rest.count, count - rest.count)))
-            let n = min(chunk.capacity, rest.count)
-            chunk.append(contentsOf: UnsafeBufferPointer(rebasing: rest.prefix(n)))
-            rest = rest.dropFirst(n)
+            // behind soon gets full chunks, mappings of their own.
+            let size = min(Self.maximumChunk, max(Self.minimumChunk, rest, count + done))
+            guard let chunk = SendChunk(capacity: size, mapped: size >= Self.mappedChunk) else {
+                // Out of memory: what was written of this append stays (the caller ends the stream).
+                count += done
+                return false
+            }
+            done += chunk.fill(from: source + done, count: rest)
             heldBytes += chunk.capacity
             chunks.append(chunk)
         }
+        count += bytes.count
+        return true
     }
 
     /// Copies up to `capacity` unsent bytes to `destination` and frees the chunks read whole.
     /// Returns how many were copied.
     mutating func read(into destination: UnsafeMutableRawPointer, capacity: Int) -> Int {
         var copied = 0
-        while copied < capacity, first < chunks.count {
-            let n = chunks[first].withUnsafeBytes { chunk -> Int in
-                let n = min(capacity - copied, chunk.count - offset)
-                (destination + copied).copyMemory(from: chunk.baseAddress! + offset, byteCount: n)
-                return n
-            }
+        while copied < capacity, let chunk = chunks.first {
+            let n = min(capacity - copied, chunk.count - offset)
+            (destination + copied).copyMemory(from: chunk.base + offset, byteCount: n)
             copied += n
             offset += n
-            if offset == chunks[first].count {
-                heldBytes -= chunks[first].capacity
-                chunks[first] = []
-                first += 1
+            if offset == chunk.count {
+                // Read whole: freed now (a mapping is returned to the kernel).
+                heldBytes -= chunk.capacity
+                chunks.removeFirst()
                 offset = 0
             }
         }
         count -= copied
-        if first == chunks.count {
-            removeAll()
-        } else if first >= 64, first * 2 >= chunks.count {
-            chunks.removeFirst(first)
-            first = 0
-        }
         return copied
     }
+
+    /// The chunks' sizes, oldest first (for tests).
+    var chunkSizes: [Int] { chunks.map(\.capacity) }
 
     /// Frees everything.
     mutating func removeAll() {
         chunks = []
-        first = 0
         offset = 0
         count = 0
         heldBytes = 0
+    }
+}
+
+/// One chunk of a ``SendBuffer``: `malloc`'d, or, when `mapped`, an anonymous mapping of its
+/// own, unmapped when the chunk is freed (its memory leaves the process at once). A chunk read
+/// whole is dropped by the buffer, which frees it. Used only inside its stream's lock
+/// (`@unchecked Sendable` says so to the compiler, which cannot see through the pointer).
+final class SendChunk: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+    /// Bytes allocated (whole pages when mapped).
+    let capacity: Int
+    let isMapped: Bool
+    /// Bytes written.
+    private(set) var count = 0
+
+    /// `nil` when no memory could be had.
+    init?(capacity wanted: Int, mapped: Bool) {
+        if mapped {
+            let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+            let size = (wanted + page - 1) / page * page
+            if let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapping != MAP_FAILED {
+                base = mapping
+                capacity = size
+                isMapped = true
+                return
+            }
+        }
+        guard let block = malloc(wanted) else { return nil }
+        base = block
+        capacity = wanted
+        isMapped = false
+    }
+
+    deinit {
+        if isMapped { munmap(base, capacity) } else { free(base) }
+    }
+
+    /// Copies as much of `count` bytes at `source` as there is room for; returns how many.
+    func fill(from source: UnsafeRawPointer, count wanted: Int) -> Int {
+        let n = min(wanted, capacity - count)
+        guard n > 0 else { return 0 }
+        (base + count).copyMemory(from: source, byteCount: n)
+        count += n
+        return n
     }
 }
