@@ -124,7 +124,7 @@ final class SendChunk: @unchecked Sendable {
     /// `nil` when no memory could be had.
     init?(capacity wanted: Int, mapped: Bool) {
         if mapped {
-            let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+            let page = max(4096, Int(getpagesize()))
             let size = (wanted + page - 1) / page * page
             if let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapping != MAP_FAILED {
                 base = mapping
