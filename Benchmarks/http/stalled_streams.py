@@ -22,6 +22,7 @@ def main():
     p.add_argument("--binary", required=True)
     p.add_argument("--streams", type=int, default=500)
     p.add_argument("--seconds", type=float, default=12)
+    p.add_argument("--gzip", action="store_true", help="streams that accept gzip (as browsers do)")
     p.add_argument("extra", nargs="*")
     a = p.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -38,9 +39,10 @@ def main():
         req = urllib.request.Request(root + "/api/sessions", method="POST", data=b"")
         sid = json.load(urllib.request.urlopen(req, timeout=10))["id"]
         base = f"/api/sessions/{sid}/demos/mountains"
+        accept = "Accept-Encoding: gzip\r\n" if a.gzip else ""
         for _ in range(a.streams):
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
-            s.sendall(f"GET {base}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+            s.sendall(f"GET {base}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n{accept}\r\n".encode())
             socks.append(s)          # never read
         time.sleep(1)
         start_rss = peak = rss_mb(proc.pid)
@@ -57,7 +59,7 @@ def main():
         time.sleep(1)
         peak = max(peak, rss_mb(proc.pid))
         alive = sum(1 for s in socks if s.fileno() >= 0)
-        print(f"flags {' '.join(a.extra) or '(defaults)'}: {a.streams} non-reading streams, {n} searches in {a.seconds:.0f} s: "
+        print(f"flags {' '.join(a.extra) or '(defaults)'}: {a.streams} non-reading {'gzip' if a.gzip else 'plain'} streams, {n} searches in {a.seconds:.0f} s: "
               f"RSS {start_rss:.0f} MB after connecting, peak {peak:.0f} MB, end {rss_mb(proc.pid):.0f} MB")
     finally:
         for s in socks: s.close()

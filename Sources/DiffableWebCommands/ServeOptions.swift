@@ -29,6 +29,12 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "Sessions idle this many minutes are dropped.")
     public var sessionTimeout = 30
 
+    @Option(help: "MiB one session's lists may hold in memory; a write past it is refused (422 memory_budget). 0: no limit.")
+    public var sessionMemory = WebConfiguration.defaultSessionMemoryBytes >> 20
+
+    @Option(help: "MiB all sessions' lists may hold; past it idle sessions are evicted (they stay saved), then growing writes and new sessions get 503 memory_full. 0: no limit.")
+    public var memoryTotal = WebConfiguration.defaultMemoryTotalBytes >> 20
+
     @Option(help: "Scale the mountains data set to this many entries (load tests).")
     public var mountains: Int?
 
@@ -78,7 +84,7 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "Seconds without any progress after which a connection is closed (idle timeout).")
     public var idleTimeout: Double = 30
 
-    @Option(help: "MiB of unsent event-stream data all clients together may hold; past it the slowest readers are cut. 0: no budget.")
+    @Option(help: "MiB of memory all event streams together may hold for unsent data (counted as allocated); past it the streams holding most are cut. 0: no budget.")
     public var streamBufferTotal = Limits().maxEventStreamBufferTotalBytes >> 20
 
     @Option(help: ArgumentHelp(
@@ -131,6 +137,11 @@ public struct ServeOptions: ParsableArguments {
             demos: try BuiltInDemos.table(demoOptions(), logger: logger))
         configuration.maximumSessions = maxSessions
         configuration.sessionIdleTimeout = .seconds(max(1, sessionTimeout) * 60)
+        guard sessionMemory >= 0, memoryTotal >= 0, sessionMemory <= 1 << 20, memoryTotal <= 1 << 30 else {
+            throw ValidationError("--session-memory and --memory-total take 0 or more MiB")
+        }
+        configuration.sessionMemoryBytes = sessionMemory << 20
+        configuration.memoryTotalBytes = memoryTotal << 20
         configuration.testHooks = testHooks
         configuration.stateDirectory = memoryOnly ? nil : stateDir
         configuration.nodeName = nodeName

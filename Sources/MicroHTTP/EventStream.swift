@@ -23,9 +23,10 @@ import Synchronization
 /// and drops the buffer; the browser's `EventSource` reconnects and resyncs with
 /// `Last-Event-ID`. Memory per stream stays below the cap plus one event.
 ///
-/// All streams together hold at most `Limits.maxEventStreamBufferTotalBytes` unsent: when a
-/// send passes it, the streams with the largest backlogs are closed first
-/// (`.bufferBudgetExceeded`) until the total is back under it.
+/// The unsent bytes live in a ``SendBuffer``: chunks sized to what is sent, freed as the client
+/// takes them. All streams together hold at most `Limits.maxEventStreamBufferTotalBytes` of
+/// such memory (counted as allocated, not as unsent): when a send passes it, the streams holding
+/// the most are closed first (`.bufferBudgetExceeded`) until the total is back under it.
 ///
 /// # Compression
 /// A stream the server negotiated gzip for (`isCompressed`; see `EventStreamCompression`) is
@@ -75,8 +76,9 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     }
 
     private struct State {
-        var pending: [UInt8] = []
-        var sent = 0
+        var pending = SendBuffer()
+        /// What this stream has added to the budget: its buffer's allocation (`heldBytes`).
+        var charged = 0
         var phase = Phase.open
         /// The reader suspended the connection and nobody has resumed it yet.
         var suspended = false
@@ -105,8 +107,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             if gzip.compress(preamble, appendingTo: &compressed) { preamble = compressed } else { encoder = nil }
         }
         isCompressed = encoder != nil
-        budget?.add(preamble.count)
-        self.state = Mutex(State(pending: preamble, encoder: encoder))
+        var pending = SendBuffer()
+        pending.append(preamble)
+        budget?.add(pending.heldBytes)
+        self.state = Mutex(State(pending: pending, charged: pending.heldBytes, encoder: encoder))
     }
 
     // MARK: - Public API
@@ -140,13 +144,11 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         }
         let (head, tail) = EventStream.frame(event: event, id: id, head: data.head, tail: data.tail)
         let size = data.shared.reduce(head.count + tail.count) { $0 + $1.count }
-        return enqueue(size: size) { pending, encoder in
-            guard let encoder else {
-                pending.append(contentsOf: head)
-                for part in data.shared { pending.append(contentsOf: part.bytes) }
-                pending.append(contentsOf: tail)
-                return true
-            }
+        return enqueue(size: size, plain: { pending in
+            guard pending.append(head) else { return false }
+            for part in data.shared { guard pending.append(part.bytes) else { return false } }
+            return pending.append(tail)
+        }) { pending, encoder in
             // As for any event: compressed when the whole is at least `minimumBytes`. Shared
             // parts of `spliceMinimumBytes` or more are spliced (deflated once for every
             // stream); the rest is compressed here, against what this stream sent before, and
@@ -189,7 +191,11 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     var hasDeflateState: Bool { state.withLock { $0.encoder?.isActive ?? false } }
 
     /// Bytes queued but not yet handed to the connection (0 for an idle stream).
-    public var unsentByteCount: Int { state.withLock { $0.pending.count - $0.sent } }
+    public var unsentByteCount: Int { state.withLock { $0.pending.count } }
+
+    /// The memory the unsent bytes take (their buffer's allocation): what the stream counts
+    /// against the server's budget (0 for an idle stream).
+    public var heldByteCount: Int { state.withLock { $0.charged } }
 
     /// A heartbeat comment (`: heartbeat`) that keeps proxies from closing an idle stream.
     /// While earlier bytes are still unsent the stream is not idle, so nothing is queued (and
@@ -199,10 +205,8 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     public func heartbeat() -> Bool {
         let bytes = EventStream.frameComment("heartbeat")
         // A gzip stream that sent nothing since the previous heartbeat frees its deflate state here.
-        return enqueue(size: bytes.count, onlyIfIdle: true) { pending, encoder in
-            if let encoder { return encoder.heartbeat(bytes, appendingTo: &pending) }
-            pending.append(contentsOf: bytes)
-            return true
+        return enqueue(size: bytes.count, onlyIfIdle: true, plain: { $0.append(bytes) }) { pending, encoder in
+            encoder.heartbeat(bytes, appendingTo: &pending)
         }
     }
 
@@ -225,9 +229,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             s.phase = .draining(reason)
             if let encoder = s.encoder {
                 // The gzip trailer, so that the client sees the body end cleanly.
-                let before = s.pending.count
-                _ = encoder.compress([], appendingTo: &s.pending, finish: true)
-                budget?.add(s.pending.count - before)
+                var trailer: [UInt8] = []
+                _ = encoder.compress([], appendingTo: &trailer, finish: true)
+                s.pending.append(trailer)
+                recharge(&s)
                 s.encoder = nil
             }
             resumeIfSuspended(&s)
@@ -283,19 +288,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             case .open, .draining:
                 break
             }
-            let available = s.pending.count - s.sent
-            if available > 0 {
-                let n = min(available, capacity)
-                s.pending.withUnsafeBytes { bytes in
-                    UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + s.sent, byteCount: n)
-                }
-                s.sent += n
-                budget?.add(-n)
-                if s.sent == s.pending.count {
-                    // An idle stream keeps no buffer.
-                    s.pending = []
-                    s.sent = 0
-                }
+            if !s.pending.isEmpty {
+                // Chunks read whole are freed at once (an idle stream keeps no buffer).
+                let n = s.pending.read(into: UnsafeMutableRawPointer(buffer), capacity: capacity)
+                recharge(&s)
                 return n
             }
             if case .draining = s.phase {
@@ -319,6 +315,9 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             case .open, .draining:
                 s.phase = .aborting(reason)
                 dropPending(&s)
+                // Nothing more is compressed: the deflate state goes now, not when
+                // libmicrohttpd gets round to completing the request.
+                s.encoder = nil
                 if reason != .serverStopped { shutdownSocket() }
                 resumeIfSuspended(&s)
             case .aborting, .finished:
@@ -352,25 +351,23 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
 
     /// Queues bytes; with `onlyIfIdle`, only when nothing earlier is still unsent.
     private func enqueue(_ bytes: [UInt8], onlyIfIdle: Bool = false) -> Bool {
-        enqueue(size: bytes.count, onlyIfIdle: onlyIfIdle) { pending, encoder in
-            if let encoder { return encoder.compress(bytes, appendingTo: &pending) }
-            pending.append(contentsOf: bytes)
-            return true
+        enqueue(size: bytes.count, onlyIfIdle: onlyIfIdle, plain: { $0.append(bytes) }) { pending, encoder in
+            encoder.compress(bytes, appendingTo: &pending)
         }
     }
 
-    /// Queues what `write` appends to the pending bytes (through the stream's encoder, when it
-    /// has one; `write` returns `false` when zlib failed).
-    private func enqueue(size: Int, onlyIfIdle: Bool = false, _ write: (inout [UInt8], GzipEncoder?) -> Bool) -> Bool {
+    /// Queues an event: `plain` appends its bytes to the buffer of a plain stream; `compress`
+    /// writes a gzip stream's through its encoder (returning `false` when zlib failed).
+    private func enqueue(size: Int, onlyIfIdle: Bool = false, plain: (inout SendBuffer) -> Bool,
+                         _ compress: (inout [UInt8], GzipEncoder) -> Bool) -> Bool {
         let queued = state.withLock { s -> Bool in
             guard case .open = s.phase else { return false }
-            if onlyIfIdle && s.pending.count > s.sent { return true }
+            if onlyIfIdle && !s.pending.isEmpty { return true }
             // The cap bounds the backlog of a client that stopped reading: a send is refused
             // once what is still unsent exceeds it. An event larger than the cap is accepted
             // whole while the backlog is within it — a big snapshot must reach a healthy client
             // even right after the stream's preamble — so memory stays below cap + one event.
-            let backlog = s.pending.count - s.sent
-            if backlog > bufferLimit {
+            if s.pending.count > bufferLimit {
                 s.phase = .aborting(.bufferOverflow)
                 dropPending(&s)
                 // A client that stopped reading leaves libmicrohttpd waiting for the socket to
@@ -380,22 +377,18 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 resumeIfSuspended(&s)
                 return false
             }
-            if s.sent > 0 && s.sent * 2 >= s.pending.count {
-                s.pending.removeFirst(s.sent)
-                s.sent = 0
+            let written: Bool
+            if let encoder = s.encoder {
+                // Compressed aside, then queued: the buffer's chunks are never reallocated.
+                var compressed: [UInt8] = []
+                compressed.reserveCapacity(size / 2 + 64)
+                written = compress(&compressed, encoder) && s.pending.append(compressed)
+            } else {
+                written = plain(&s.pending)
             }
-            let before = s.pending.count
-            if s.pending.isEmpty { s.pending.reserveCapacity(s.encoder == nil ? size : size / 2 + 64) }
-            guard write(&s.pending, s.encoder) else {
-                // zlib failed (no memory): the stream cannot go on; the client reconnects.
-                s.pending.removeLast(s.pending.count - before)
-                s.phase = .aborting(.bufferOverflow)
-                dropPending(&s)
-                shutdownSocket()
-                resumeIfSuspended(&s)
-                return false
-            }
-            budget?.add(s.pending.count - before)
+            // No memory (zlib's or the buffer's): the stream cannot go on; the client reconnects.
+            guard written else { return fail(&s) }
+            recharge(&s)
             resumeIfSuspended(&s)
             return true
         }
@@ -404,11 +397,28 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         return queued
     }
 
+    /// Ends a stream that could not queue an event (no memory). Under the lock; returns `false`.
+    private func fail(_ s: inout State) -> Bool {
+        s.phase = .aborting(.bufferOverflow)
+        dropPending(&s)
+        shutdownSocket()
+        resumeIfSuspended(&s)
+        return false
+    }
+
+    /// Brings the budget in line with what the buffer now holds. Under the lock.
+    private func recharge(_ s: inout State) {
+        let held = s.pending.heldBytes
+        if held != s.charged {
+            budget?.add(held - s.charged)
+            s.charged = held
+        }
+    }
+
     /// Forgets the unsent bytes (and returns them to the budget). Under the lock.
     private func dropPending(_ s: inout State) {
-        budget?.add(-(s.pending.count - s.sent))
-        s.pending = []
-        s.sent = 0
+        s.pending.removeAll()
+        recharge(&s)
     }
 
     /// Resumes while holding the stream's lock. Holding it is what makes this safe: a suspended

@@ -1,12 +1,16 @@
 import Synchronization
 
-/// The bytes queued on every event stream of a server and not yet handed to libmicrohttpd,
-/// against `Limits.maxEventStreamBufferTotalBytes`.
+/// The memory that event streams of a server hold for bytes not yet handed to libmicrohttpd
+/// (each stream's ``SendBuffer`` allocation, not only its unsent count), against
+/// `Limits.maxEventStreamBufferTotalBytes`.
 ///
 /// Each stream's own cap (`maxEventStreamBufferBytes`) bounds one slow client; this bounds them
 /// all: 527 clients that never read, at 4 MiB each, took the process from 340 MB to 2 GB. When
-/// a send leaves the total over the budget, the streams with the largest backlogs (the
-/// slowest readers) are closed first with `.bufferBudgetExceeded` until it is back under.
+/// a send leaves the total over the budget, the streams holding the most (the slowest readers)
+/// are closed first with `.bufferBudgetExceeded` until it is back under. What is counted is
+/// what is allocated, and what a cut frees leaves the process (see `SendBuffer`), so the
+/// budget bounds RSS: 500 streams nobody read peaked at 690 MB with a 256 MiB budget when the
+/// count was the unsent bytes of one growing array per stream and glibc kept what was freed.
 final class EventStreamBudget: Sendable {
     /// 0: no budget.
     let limit: Int
@@ -33,7 +37,7 @@ final class EventStreamBudget: Sendable {
 
     var isExceeded: Bool { limit > 0 && total.load(ordering: .relaxed) > limit }
 
-    /// Closes the streams with the largest backlogs until the total is within the budget. One
+    /// Closes the streams holding the most until the total is within the budget. One
     /// caller at a time does the work; a concurrent caller returns at once (the first one is
     /// already cutting). Call without holding any stream's lock.
     /// - Complexity: O(n log n) in the open streams.
@@ -41,7 +45,7 @@ final class EventStreamBudget: Sendable {
         guard limit > 0, enforcing.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
         defer { enforcing.store(false, ordering: .releasing) }
         guard let provider = streams.withLock({ $0 }) else { return }
-        let backlogs = provider().map { ($0, $0.unsentByteCount) }.filter { $0.1 > 0 }.sorted { $0.1 > $1.1 }
+        let backlogs = provider().map { ($0, $0.heldByteCount) }.filter { $0.1 > 0 }.sorted { $0.1 > $1.1 }
         for (stream, _) in backlogs {
             guard total.load(ordering: .relaxed) > limit else { break }
             stream.abort(.bufferBudgetExceeded)

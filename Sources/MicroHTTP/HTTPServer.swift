@@ -157,8 +157,9 @@ public final class HTTPServer: Sendable {
     /// Event streams currently open (for tests and metrics). - Complexity: O(1).
     public var openEventStreamCount: Int { core.openStreamCount }
 
-    /// Bytes queued on all event streams and not yet handed to the network (for tests and
-    /// metrics; see `Limits.maxEventStreamBufferTotalBytes`). - Complexity: O(1).
+    /// Memory all event streams hold for bytes not yet handed to the network: their buffers'
+    /// allocation, at least the unsent bytes (for tests and metrics; what
+    /// `Limits.maxEventStreamBufferTotalBytes` bounds). - Complexity: O(1).
     public var unsentEventStreamBytes: Int { core.streamBudget.unsentBytes }
 
     /// TCP connections currently open. - Complexity: O(1).

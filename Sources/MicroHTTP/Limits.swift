@@ -80,8 +80,9 @@ public struct Limits: Sendable, Hashable {
     /// closes the stream (`EventStream.CloseReason.bufferOverflow`); the client reconnects and
     /// resyncs with `Last-Event-ID`. Idle streams hold nothing.
     public var maxEventStreamBufferBytes: Int
-    /// Unsent bytes all event streams together may hold (default 256 MiB). Past it, the streams
-    /// with the largest backlogs (the clients reading slowest, or not at all) are closed first,
+    /// Memory all event streams together may hold for unsent bytes (default 256 MiB), counted as
+    /// allocated (see `SendBuffer`), so that it bounds RSS. Past it, the streams holding the most
+    /// (the clients reading slowest, or not at all) are closed first,
     /// with `EventStream.CloseReason.bufferBudgetExceeded`, until the total is back under it;
     /// their clients reconnect and resync. Bounds the memory of many clients that stop reading,
     /// which `maxEventStreamBufferBytes` alone does not (527 such clients at 4 MiB each: 2 GB).

@@ -53,7 +53,8 @@ public final class WebApp: Sendable {
         }
         self.store = store
         let sessions = SessionRegistry(maximumCount: configuration.maximumSessions, idleTimeout: configuration.sessionIdleTimeout,
-                                       store: store, logger: logger)
+                                       store: store, memoryBudget: MemoryBudget(limit: configuration.memoryTotalBytes),
+                                       sessionMemoryLimit: configuration.sessionMemoryBytes, logger: logger)
         self.sessions = sessions
         if let store {
             // Another process wrote a list this one follows: its streams get the change. After

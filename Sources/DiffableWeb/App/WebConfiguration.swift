@@ -22,6 +22,16 @@ public struct WebConfiguration: Sendable {
     public var nodeName: String?
     /// At most this many sessions; the one idle the longest is evicted to make room.
     public var maximumSessions = 10_000
+    /// What one session's lists may hold in memory (identifiers, event logs, caches, as
+    /// ``MemoryCost`` reckons them); a write that would pass it is refused
+    /// (`422 memory_budget`) and changes nothing. 0: no limit.
+    public var sessionMemoryBytes = WebConfiguration.defaultSessionMemoryBytes
+    public static let defaultSessionMemoryBytes = 16 << 20
+    /// What all sessions' lists together may hold; past it idle sessions are evicted (they stay
+    /// saved in the store), then writes that grow a list and new sessions are refused
+    /// (`503 memory_full`, `Retry-After`). 0: no limit.
+    public var memoryTotalBytes = WebConfiguration.defaultMemoryTotalBytes
+    public static let defaultMemoryTotalBytes = 512 << 20
     /// Sessions without an open stream for this long are dropped.
     public var sessionIdleTimeout: Duration = .seconds(30 * 60)
     /// Events kept per list for reconnecting clients.

@@ -100,6 +100,9 @@ struct EventLog: Sendable {
 
     var latest: EventID? { events.last?.id }
 
+    /// The bytes of the events' data (what the log holds, for its session's memory account).
+    var byteCount: Int { bytes }
+
     /// The events after `id`, or `nil` when `id` is not in the log (too old, unknown, or from
     /// the future): the client must then start again from a snapshot.
     func events(after id: EventID) -> [LoggedEvent]? {

@@ -50,14 +50,17 @@ extension LiveList {
     /// the events under the write's ticket (sent once it is saved).
     func commit(_ publication: Publication, ticket: EventOutbox<Send>.Ticket) {
         guard let snapshot = publication.snapshot else { return }
-        state.withLock { state in
+        let logged = state.withLock { state in
+            defer { state.windowSequence = 0 }
             state.snapshotBody = nil
-            state.windowSequence = 0
             for event in publication.logged { state.log.append(event) }
             // Streams that closed meanwhile stay closed.
             for follower in publication.followers.all.values { state.followers.update(follower) }
             state.supplementaryHTML = publication.supplementaryHTML
+            return state.log.byteCount
         }
+        memory.setLog(logged)
+        memory.setCaches(0)
         outbox.fill(ticket, with: publication.sends)
         reportWindows(publication.windows, snapshot: snapshot)
     }

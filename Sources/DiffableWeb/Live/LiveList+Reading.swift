@@ -67,9 +67,12 @@ extension LiveList {
             return cached.json
         }
         let json = build(version, snapshot)
-        state.withLock { state in
-            if dataSource.version == version { state.snapshotBody = (version, snapshot, json) }
+        let kept = state.withLock { state -> Bool in
+            guard dataSource.version == version else { return false }
+            state.snapshotBody = (version, snapshot, json)
+            return true
         }
+        if kept { memory.setCaches(json.count) }
         return json
     }
 }

@@ -78,10 +78,11 @@ extension LiveList {
         if let missed { try catchUp(missed) }
         let replicated = takeCollected()
         let transaction = ListTransaction(dataSource)
-        let result = Result { try admitted { try body(transaction) } }
+        let result = Result { try admitted(edit: edit) { try body(transaction) } }
         transaction.end()
         let own = takeCollected()
         if edit, !own.isEmpty { demo.didEditList() }
+        chargeMemory(of: replicated + own)
         return (result, publish(replicated: replicated, own: own, derived: storage != nil && demo.derivesList))
     }
 
@@ -89,13 +90,18 @@ extension LiveList {
     /// break the list limits: `APILimits.sizeFailure(of:)`), throws why (`422 list_too_large`)
     /// with the demo's state as it was before: the refused apply changed nothing, streamed
     /// nothing and saved nothing, and neither did any apply after it in `body`.
-    private func admitted<T>(_ body: () throws -> T) throws -> T {
+    ///
+    /// A write that would take its session past its memory budget, or the server past its
+    /// own, is undone as a whole and throws ``MemoryBudgetError`` (`+Memory`).
+    private func admitted<T>(edit: Bool, _ body: () throws -> T) throws -> T {
         let before = demo.persistentState()
+        let undo = memory.account != nil ? dataSource.versionedSnapshot() : nil
         let result = Result { try body() }
         if let refusal = dataSource.takeRefusal() {
             demo.restore(state: before)
             throw refusal
         }
+        if let undo { try checkMemory(undoing: undo, demoState: before, edit: edit) }
         return try result.get()
     }
 
@@ -131,17 +137,20 @@ struct UndoPoint: Sendable {
     let snapshot: Snapshot<String, String>
     let demoState: [String: String]
     let saving: SaveState
+    let memoryContents: Int
 
     init(_ list: LiveList) {
         (version, snapshot) = list.dataSource.versionedSnapshot()
         demoState = list.demo.persistentState()
         saving = list.saving.withLock { $0 }
+        memoryContents = list.memory.contents
     }
 
     func restore(_ list: LiveList) {
         list.dataSource.restore(snapshot, version: version)
         list.demo.restore(state: demoState)
         list.saving.withLock { $0 = saving }
+        list.memory.setContents(memoryContents)
         list.collected.withLock { $0.removeAll() }
         // The undone version's number will be used again, by another snapshot.
         list.layouts.removeAll()

@@ -54,6 +54,8 @@ final class LiveList: Sendable {
     let collected = Mutex<[DataSourceUpdate<String, String>]>([])
     /// What the saves so far left behind (the checkpoint policy, the state last saved).
     let saving = Mutex(SaveState())
+    /// What the list holds in memory, charged to its session (see `+Memory`).
+    let memory = ListMemory()
 
     typealias Follower = Followers.Follower
 
@@ -109,6 +111,7 @@ final class LiveList: Sendable {
         dataSource.addObserver { [weak self] update in self?.collected.withLock { $0.append(update) } }
         // The list limits, for every write from here on, whoever makes it (``admitted(_:)``).
         dataSource.admission = { APILimits.sizeFailure(of: $0) }
+        memory.setContents(demo.derivesList ? 0 : MemoryCost.of(dataSource.snapshot()))
         // Nobody can have missed the first apply (a first stream gets a snapshot): the log keeps
         // only its version, as the point replays start from; a restored list keeps its events.
         let first = dataSource.version

@@ -29,6 +29,11 @@ extension WebApp {
             case .missingParameter, .invalidParameter: return HTTPError(.badRequest, code: error.code, message: error.description)
             case .snapshot, .unprocessable: return HTTPError(.unprocessableContent, code: error.code, message: error.description)
             }
+        case let error as MemoryBudgetError:
+            switch error {
+            case .session: return HTTPError(.unprocessableContent, code: "memory_budget", message: error.description)
+            case .server: return HTTPError(.serviceUnavailable, code: "memory_full", message: error.description, headers: ["Retry-After": "5"])
+            }
         case let error as ListStoreError:
             // Nothing unsaved was kept or shown; the client may try again.
             return HTTPError(.serviceUnavailable, code: "store_unavailable", message: error.description)

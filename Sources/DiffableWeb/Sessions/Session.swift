@@ -21,14 +21,18 @@ final class Session: Sendable {
     /// session brought back after an eviction takes its lists' live copies, if any.
     private let liveLists: LiveListTable
     private let logger: Logger
+    /// What the session's lists hold, against its budget and the server's.
+    let memory: MemoryAccount
 
     init(id: SessionID, shareID: SessionID, now: ContinuousClock.Instant, store: (any SessionStore)? = nil,
-         liveLists: LiveListTable = LiveListTable(), logger: Logger = Logger(label: "DiffableWeb")) {
+         liveLists: LiveListTable = LiveListTable(), memory: MemoryAccount = MemoryAccount(limit: 0, budget: nil),
+         logger: Logger = Logger(label: "DiffableWeb")) {
         self.id = id
         self.shareID = shareID
         self.created = now
         self.store = store
         self.liveLists = liveLists
+        self.memory = memory
         self.logger = logger
     }
 
@@ -85,17 +89,21 @@ final class Session: Sendable {
             lists[list.descriptor.name] = list
             return (list, true)
         }
+        live.memory.attach(to: memory)
         if made { live.start() }
         return live
     }
 
     /// Keeps a list that is already live (and started) as this session's.
     private func keep(_ list: LiveList) -> LiveList {
-        lists.withLock { lists in
+        let live = lists.withLock { lists in
             if let existing = lists[list.descriptor.name], !existing.isRetired { return existing }
             lists[list.descriptor.name] = list
             return list
         }
+        // A list of this session's before an eviction: charged to the session it is now.
+        live.memory.attach(to: memory)
+        return live
     }
 
     /// Forgets a retired list: the next use makes it again from the store.

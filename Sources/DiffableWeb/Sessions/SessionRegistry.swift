@@ -16,6 +16,13 @@ import Synchronization
 /// those evicted meanwhile) as seen, then deletes the rest that are idle, so the store holds
 /// about the sessions of one idle timeout, however many were evicted.
 ///
+/// # Memory
+/// Each session's lists are charged to its ``MemoryAccount`` (at most `sessionMemoryLimit`),
+/// and every account to the server's ``MemoryBudget``. When a write would pass the budget,
+/// ``relieveMemory()`` evicts idle sessions, the longest idle first (they stay saved in the
+/// store, as any evicted session); a write that still does not fit is refused, and so is a new
+/// session (`503 memory_full`, `Retry-After`).
+///
 /// Sessions are kept in the order they were last seen (an intrusive doubly linked list over
 /// the dictionary, ``IdleOrder``), so a lookup, a touch, an eviction and each expired session
 /// cost O(1): nothing scans the store.
@@ -49,12 +56,25 @@ final class SessionRegistry: Sendable {
     /// The live copy of each saved list, shared by every session made here.
     let liveLists = LiveListTable()
     private let logger: Logger
+    /// What all sessions' lists hold (`nil`: not counted).
+    let memoryBudget: MemoryBudget?
+    /// What one session's lists may hold (0: no limit of their own).
+    let sessionMemoryLimit: Int
+    /// A new session is refused unless this much more fits the server's budget.
+    static let sessionReserve = 64 * 1024
+    /// How many of the longest-idle sessions a relief looks at, and evicts at most, per pass.
+    static let reliefScan = 64
+    static let reliefEvictions = 4_096
 
-    init(maximumCount: Int, idleTimeout: Duration, store: (any SessionStore)? = nil, logger: Logger = Logger(label: "DiffableWeb")) {
+    init(maximumCount: Int, idleTimeout: Duration, store: (any SessionStore)? = nil, memoryBudget: MemoryBudget? = nil,
+         sessionMemoryLimit: Int = 0, logger: Logger = Logger(label: "DiffableWeb")) {
         self.maximumCount = max(1, maximumCount)
         self.idleTimeout = idleTimeout
         self.store = store
+        self.memoryBudget = memoryBudget
+        self.sessionMemoryLimit = max(0, sessionMemoryLimit)
         self.logger = logger
+        memoryBudget?.setRelief { [weak self] sparing in self?.relieveMemory(sparing: sparing) }
     }
 
     var count: Int { state.withLock { $0.order.count } }
@@ -104,7 +124,8 @@ final class SessionRegistry: Sendable {
     }
 
     private func makeSession(id: SessionID, shareID: SessionID, now: ContinuousClock.Instant) -> Session {
-        Session(id: id, shareID: shareID, now: now, store: store, liveLists: liveLists, logger: logger)
+        Session(id: id, shareID: shareID, now: now, store: store, liveLists: liveLists,
+                memory: MemoryAccount(limit: sessionMemoryLimit, budget: memoryBudget), logger: logger)
     }
 
     /// A live session by its cookie secret (never reads the store, never touches).
@@ -121,6 +142,10 @@ final class SessionRegistry: Sendable {
     /// - Throws: ``ListStoreError/unavailable(_:)`` when the store cannot save it (a full
     ///   disk): a session a restart would not know is never acknowledged.
     func create(now: ContinuousClock.Instant = .now) async throws -> Session {
+        if let memoryBudget, !memoryBudget.fits(Self.sessionReserve) {
+            memoryBudget.refusals.add(1, ordering: .relaxed)
+            throw MemoryBudgetError.server(limit: memoryBudget.limit)
+        }
         let session = makeSession(id: .random(), shareID: .random(), now: now)
         if let store {
             do {
@@ -207,6 +232,37 @@ final class SessionRegistry: Sendable {
             }
         }
         return expired.count
+    }
+
+    /// Evicts idle sessions (no open stream), the longest idle first, until the sessions'
+    /// memory is an eighth under the budget, or none of the longest idle is idle. An evicted
+    /// session stays saved in the store (with `--memory-only` it is gone, as one evicted past
+    /// `maximumCount` is); its lists are freed, and uncharged, once no request uses them.
+    /// Called by the ``MemoryBudget`` when a write or a new session would not fit; the session
+    /// whose write asks (its account: `sparing`) is not evicted.
+    /// - Returns: how many sessions were evicted.
+    /// - Complexity: O(evicted · ``reliefScan``).
+    @discardableResult
+    func relieveMemory(sparing: MemoryAccount? = nil) -> Int {
+        guard let budget = memoryBudget, budget.limit > 0 else { return 0 }
+        let target = budget.limit - budget.limit / 8
+        var evicted = 0
+        while budget.usedBytes > target, evicted < Self.reliefEvictions {
+            let victim = state.withLock { state -> Session? in
+                let idle = state.order.oldest(Self.reliefScan).first { $0.memory !== sparing && $0.openStreamCount == 0 }
+                guard let chosen = idle else { return nil }
+                state.order.remove(chosen.id)
+                state.shared[chosen.shareID] = nil
+                return chosen
+            }
+            guard let victim else { break }
+            victim.closeStreams()
+            evicted += 1
+        }
+        if evicted > 0 {
+            logger.info("memory budget: evicted \(evicted) idle sessions", metadata: ["held": "\(budget.usedBytes)", "budget": "\(budget.limit)"])
+        }
+        return evicted
     }
 
     var all: [Session] { state.withLock { $0.order.values } }
