@@ -37,6 +37,9 @@ export function place(element, frame) {
  * emulated or changed preference applies at once) or when a changeset says `animated: false`.
  */
 export class Animator {
+  /** Elements fading in (`appear`), with that animation, until it ends or is cancelled. */
+  #appearing = new WeakMap();
+
   /** @param {(animation: Animation) => void} onStart called for every animation started */
   constructor(onStart = () => {}) {
     this.onStart = onStart;
@@ -76,10 +79,24 @@ export class Animator {
   appear(element, frame, { immediately = false } = {}) {
     stop(element);
     place(element, frame);
-    return this.#run(element, [
+    const animation = this.#run(element, [
       { opacity: 0, transform: `${translate(frame)} scale(0.92)` },
       { opacity: 1, transform: `${translate(frame)} scale(1)` },
     ], immediately ? { ...PHASES.enter, delay: 0 } : PHASES.enter, "backwards"); // invisible while it waits its turn
+    this.#appearing.set(element, animation);
+    // Only this animation's end clears it (a later appear replaces it first).
+    const done = () => { if (this.#appearing.get(element) === animation) this.#appearing.delete(element); };
+    animation.finished.then(done, done);
+    return animation;
+  }
+
+  /**
+   * Whether an element is still fading in (or waiting, invisible, to): a change that moves it
+   * now makes it appear at its new place rather than slide there, visible, from where it was
+   * to appear (it would cover the cell that is still leaving that place).
+   */
+  isAppearing(element) {
+    return this.#appearing.has(element);
   }
 
   /** Fade out, then remove the element. Resolves when it is gone. */

@@ -104,7 +104,8 @@ export class ListView {
         const element = this.elements.get(id);
         if (!element) continue;
         this.elements.delete(id);
-        if (animated && to) {
+        // One still appearing was never seen: it goes at once (sliding, it would show).
+        if (animated && to && !this.animator.isAppearing(element)) {
           const cell = { id, section: element.dataset.section, kind: element.dataset.kind };
           const animation = this.animator.slide(element, this.#local(cell, from), this.#local(cell, to));
           if (animation) {
@@ -162,7 +163,9 @@ export class ListView {
       }
       // A self-sizing cell given another frame: its own size is reported afresh.
       if (cell.fit && (from.w !== cell.frame.w || from.h !== cell.frame.h)) this.measurer?.recheck(element);
-      if (animated) this.animator.slide(element, this.#local(cell, from), frame);
+      // Still appearing (inserted by the change before): it appears at its new place instead.
+      if (animated && this.animator.isAppearing(element)) this.animator.appear(element, frame);
+      else if (animated) this.animator.slide(element, this.#local(cell, from), frame);
       else {
         stop(element);
         place(element, frame);
@@ -182,13 +185,20 @@ export class ListView {
         this.#retire(element, false);
         continue;
       }
-      if (animated && moved.has(id)) {
+      if (animated && moved.has(id) && !this.animator.isAppearing(element)) {
         const animation = this.animator.slide(element, this.#local(cell, moved.get(id)), this.#local(cell, cell.frame));
         animation?.finished.then(() => this.scheduleRender(), () => {});
         continue;
       }
-      // Still fading in or sliding (a change just now): gone once that is over, or cancelled
-      // (a later change stopped it where it was: it must not stay there).
+      // Never seen (still waiting to fade in where it no longer belongs): gone at once.
+      if (this.animator.isAppearing(element) && element !== document.activeElement) {
+        stop(element);
+        this.elements.delete(id);
+        element.remove();
+        continue;
+      }
+      // Sliding (a change just now): gone once that is over, or cancelled (a later change
+      // stopped it where it was: it must not stay there).
       const running = element.getAnimations();
       if (running.length > 0) {
         const again = () => this.scheduleRender();

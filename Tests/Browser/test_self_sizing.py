@@ -142,6 +142,46 @@ return overlaps;
 """
 
 
+# Watches every animation frame while typing: pairs of visible cells (opacity over one half)
+# that overlap while at least one of them is a cell of the list (not one leaving the window).
+OVERLAP_WATCH_JS = """
+window.__overlaps = []; window.__frames = 0; window.__watching = true;
+const view = window.diffableWeb.view;
+const watch = () => {
+  const cells = [...document.querySelectorAll('#list > .cell[data-id][data-kind="item"]:not(.leaving)')]
+    .filter(e => parseFloat(getComputedStyle(e).opacity) > 0.5)
+    .map(e => [e.dataset.id, e.getBoundingClientRect(), view.elements.get(e.dataset.id) === e]);
+  for (let i = 0; i < cells.length; i++) for (let j = i + 1; j < cells.length; j++) {
+    const a = cells[i][1], b = cells[j][1];
+    if ((cells[i][2] || cells[j][2]) && a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+      window.__overlaps.push([cells[i][0], cells[j][0], Math.round(a.top), Math.round(b.top)]);
+  }
+  window.__frames += 1;
+  if (window.__watching) requestAnimationFrame(watch);
+};
+requestAnimationFrame(watch);
+"""
+
+
+def test_typing_into_one_column_overlaps_no_cell_while_it_animates(driver, server):
+    """On a phone (one column) a keystroke's moves keep the list's order: on no frame of the
+    animations does a cell of the list cover another (a cell that was still to fade in when the
+    next keystroke moved it fades in at its new place; one never seen that left the window goes
+    at once). Cells sliding out of the window may pass each other on their way out."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    open_page(driver, server, "mountains", 390)
+    field = driver.find_element(By.ID, "search")
+    driver.execute_script(OVERLAP_WATCH_JS)
+    for text in ("mo", Keys.BACKSPACE * 2, "ben", Keys.BACKSPACE, "a"):
+        field.send_keys(text)
+        wait_settled(driver)
+    frames, overlaps = driver.execute_script("window.__watching = false; return [window.__frames, window.__overlaps]")
+    assert frames > 10, "the watch ran through the animations"
+    assert overlaps == [], f"{len(overlaps)} overlapping frame-pairs, e.g. {overlaps[:5]}"
+    assert console_errors(driver) == []
+
+
 @pytest.mark.parametrize("width", [390, 1280])
 def test_typing_into_mountains_leaves_no_cell_overlapping(driver, server, width):
     """Type, delete and type again: once each keystroke's animation is over, no two cells
