@@ -113,7 +113,7 @@ struct ChangesetEventTests {
         let second = WindowUpdate(layout: after, rect: window.rect, held: first.held, isDeleted: { $0 == "n3" },
                                   contentChange: { $0 == "n40" ? false : nil }) { "<b>\($0.id)</b>" }
         let moved: [String] = second.cells.compactMap { cell -> String? in
-            if case .moved(let id, _, _) = cell { return id }
+            if case .moved(let id, _) = cell { return id }
             return nil
         }
         let entered: [WireCell] = second.cells.compactMap { cell -> WireCell? in
@@ -152,7 +152,7 @@ struct ChangesetEventTests {
         let cell = WireCell(id: text, kind: .item, section: "s\(text)", index: 3,
                             frame: WireFrame(LayoutRect(x: 10, y: 52.5, width: 316.67, height: 32)), html: "<span>\(text)</span>")
         var writer = JSONWriter()
-        writer.raw("{\"cells\":"); writer.windowCells([.entered(cell), .moved(id: text, index: nil, frame: cell.frame)])
+        writer.raw("{\"cells\":"); writer.windowCells([.entered(cell), .moved(id: text, frame: cell.frame)])
         writer.raw(",\"updated\":"); writer.updates([WireUpdate(id: text, html: text, reload: true)])
         writer.raw(",\"inserted\":"); writer.runs([(text, 0, 4), ("b", 0, 5), ("c", 1, 0), ("d", 0, 9)]) { $0 == 0 ? "s" : "t" }
         writer.raw("}")

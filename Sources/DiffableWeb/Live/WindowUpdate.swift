@@ -10,7 +10,7 @@ struct WindowUpdate: Sendable {
     /// A cell of the window: new to the client (with HTML), or held at another frame.
     enum Cell: Sendable, Equatable {
         case entered(WireCell)
-        case moved(id: String, index: Int?, frame: WireFrame)
+        case moved(id: String, frame: WireFrame)
     }
 
     var cells: [Cell] = []
@@ -48,7 +48,7 @@ struct WindowUpdate: Sendable {
                                                frame: frame, html: html(cell), fits: cell.fits)))
                 continue
             }
-            if before != frame { cells.append(.moved(id: cell.id, index: cell.index, frame: frame)) }
+            if before != frame { cells.append(.moved(id: cell.id, frame: frame)) }
             if let reload = contentChange(cell.id) {
                 updated.append(WireUpdate(id: cell.id, html: html(cell), reload: reload))
             }
@@ -83,9 +83,8 @@ extension JSONWriter {
         array(cells) { w, cell in
             switch cell {
             case .entered(let cell): w.cell(cell)
-            case .moved(let id, let index, let frame):
+            case .moved(let id, let frame):
                 w.raw("{\"id\":"); w.string(id)
-                if let index { w.raw(",\"index\":"); w.int(index) }
                 w.raw(",\"frame\":"); w.frame(frame)
                 w.raw("}")
             }

@@ -129,7 +129,7 @@ struct JSONWriter {
         raw(",\"kind\":"); string(cell.kind.name)
         if let decoration = cell.kind.decorationKind { raw(",\"decoration\":"); string(decoration) }
         raw(",\"section\":"); string(cell.section)
-        if let index = cell.index { raw(",\"index\":"); int(index) }
+        // No index: the client keeps every identifier in order (a cell's position is known).
         raw(",\"frame\":"); frame(cell.frame)
         if cell.fits { raw(",\"fit\":1") }
         raw(",\"html\":"); string(cell.html)
