@@ -262,7 +262,6 @@ const HANDLERS = {
     // reset (a reconnected stream) places its window at once.
     // Cells moved by measurements (self-sizing) are placed at once: they settle, they do not travel.
     change.animated = !data.reset && !data.measured && change.moved.length > 0;
-    change.measured = data.measured === true;
     if (typeof data.top === "number") model.windowTop = data.top;
     if (typeof data.version === "number") model.version = Math.max(model.version, data.version);
     return change;

@@ -160,16 +160,16 @@ struct ListLayout: Sendable {
     /// - Complexity: O(1) for an item (an index lookup and the solver's arithmetic).
     func cell(_ id: String) -> Cell? {
         if let path = snapshot.indexPath(ofItem: id) {
-            guard let frame = result.itemFrame(at: ItemPath(section: path.section, item: path.item)) else { return nil }
+            let item = ItemPath(section: path.section, item: path.item)
+            guard let frame = result.itemFrame(at: item) else { return nil }
             return Cell(id: id, kind: .item, section: sectionIDs[path.section], sectionIndex: path.section,
-                        index: path.item, frame: frame, fits: fits(.item, at: ItemPath(section: path.section, item: path.item)))
+                        index: path.item, frame: frame, fits: fits(.item, at: item))
         }
         if id.hasPrefix(Self.decorationPrefix) { return decorationCell(id) }
-        guard let colon = id.firstIndex(of: ":") else { return nil }
-        let kind = CellKind(elementKind: String(id[..<colon])), section = String(id[id.index(after: colon)...])
-        guard let sectionIndex = snapshot.indexOfSection(section),
-              let supplementary = result.supplementary(ofKind: kind.name, at: ItemPath(section: sectionIndex, item: 0)) else { return nil }
-        return Cell(id: id, kind: kind, section: section, sectionIndex: sectionIndex, index: nil, frame: supplementary.frame)
+        guard let path = Self.supplementaryPath(id, in: snapshot),
+              let supplementary = result.supplementary(ofKind: path.kind, at: ItemPath(section: path.section, item: 0)) else { return nil }
+        return Cell(id: id, kind: CellKind(elementKind: path.kind), section: sectionIDs[path.section], sectionIndex: path.section,
+                    index: nil, frame: supplementary.frame)
     }
 
     /// Every header and footer of the layout (a handful per section, whatever the item count).
