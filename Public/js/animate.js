@@ -2,7 +2,11 @@
 // leaving cell and an arriving one never show in the same place at once: deleted cells fade
 // out quickly, then moved cells slide from their old frame to the new one (FLIP), then
 // inserted cells fade and scale in where the deleted ones were. The whole change takes
-// 320 ms. Knows nothing of the model or the network.
+// 320 ms. A move whose slide would cross a visible cell (in a grid, one that goes to another
+// row) fades out where it was and in where it goes instead (choreography.js). Knows nothing of
+// the model or the network.
+
+import { fadingMoves } from "./choreography.js";
 
 /** When each phase starts and how long it lasts, in ms. */
 export const PHASES = Object.freeze({
@@ -18,9 +22,19 @@ export function translate(frame) {
   return `translate(${frame.x}px, ${frame.y}px)`;
 }
 
+/** @typedef {{x: number, y: number, w: number, h: number}} Frame */
+
 /** Whether an element sizes itself (measure.js): its height is its content's, not the frame's. */
 function fits(element) {
   return element.dataset.fit !== undefined;
+}
+
+/**
+ * The width and height keyframe properties of a frame; a self-sizing cell's height is its
+ * content's, never animated (it would be measured).
+ */
+function size(element, frame) {
+  return fits(element) ? { width: `${frame.w}px` } : { width: `${frame.w}px`, height: `${frame.h}px` };
 }
 
 /** Puts an element at a frame, instantly (a self-sizing one keeps its content's height). */
@@ -39,6 +53,13 @@ export function place(element, frame) {
 export class Animator {
   /** Elements fading in (`appear`), with that animation, until it ends or is cancelled. */
   #appearing = new WeakMap();
+
+  /**
+   * Each element's running move or appearance and how to build its keyframes for another end
+   * frame (`retarget`).
+   * @type {WeakMap<HTMLElement, {animation: Animation, keyframes: (to: Frame) => Keyframe[]}>}
+   */
+  #targets = new WeakMap();
 
   /** @param {(animation: Animation) => void} onStart called for every animation started */
   constructor(onStart = () => {}) {
@@ -60,15 +81,48 @@ export class Animator {
     stop(element);
     place(element, to);
     if (start.x === to.x && start.y === to.y && start.w === to.w && (start.h === to.h || fits(element))) return null;
-    // A self-sizing cell's height is its content's, never animated (it would be measured).
-    const keyframes = fits(element)
-      ? [{ transform: translate(start), width: `${start.w}px` }, { transform: translate(to), width: `${to.w}px` }]
-      : [
-        { transform: translate(start), width: `${start.w}px`, height: `${start.h}px` },
-        { transform: translate(to), width: `${to.w}px`, height: `${to.h}px` },
-      ];
+    const keyframes = (end) => [
+      { transform: translate(start), ...size(element, start) },
+      { transform: translate(end), ...size(element, end) },
+    ];
     // Held at its old frame until the leaving cells are nearly gone.
-    return this.#run(element, keyframes, PHASES.move, "backwards");
+    return this.#run(element, keyframes, to, PHASES.move, "backwards");
+  }
+
+  /**
+   * Gives a running move or appearance another end frame, on the same clock (measured sizes
+   * moved the cell while it went there: it keeps pace with the cells around it instead of
+   * jumping). The element is placed at `to`. False when nothing runs (then only place it).
+   */
+  retarget(element, to) {
+    const target = this.#targets.get(element);
+    if (!target || target.animation.playState === "finished" || target.animation.playState === "idle") return false;
+    target.animation.effect.setKeyframes(target.keyframes(to));
+    place(element, to);
+    return true;
+  }
+
+  /**
+   * Runs one change's moves together: each element goes from where it is (`from`, or where a
+   * running animation has it now) to `to`; it slides there unless its path would cross a
+   * visible cell that stays or slides (`stays`: the frames of the other visible cells, in the
+   * same parent), in which case it fades out where it is and in at `to`.
+   * @param {{element: HTMLElement, from: Frame, to: Frame}[]} moves
+   * @param {{element: HTMLElement, frame: Frame}[]} stays
+   * @returns {(Animation | null)[]} each move's animation, in order (null: it was there already)
+   */
+  move(moves, stays) {
+    const paths = moves.map(({ element, from, to }) => ({ from: this.#currentFrame(element) ?? from, to }));
+    const fading = new Set();
+    // Frames compare only within one parent (a sideways-scrolling section has its own origin).
+    for (const parent of new Set(moves.map(({ element }) => element.parentElement))) {
+      const indices = moves.flatMap(({ element }, index) => (element.parentElement === parent ? [index] : []));
+      const still = stays.flatMap(({ element, frame }) => (element.parentElement === parent ? [frame] : []));
+      for (const local of fadingMoves(indices.map((index) => paths[index]), still)) fading.add(indices[local]);
+    }
+    return moves.map(({ element }, index) => fading.has(index)
+      ? this.#fadeThrough(element, paths[index].from, paths[index].to)
+      : this.slide(element, paths[index].from, paths[index].to));
   }
 
   /**
@@ -79,10 +133,12 @@ export class Animator {
   appear(element, frame, { immediately = false } = {}) {
     stop(element);
     place(element, frame);
-    const animation = this.#run(element, [
-      { opacity: 0, transform: `${translate(frame)} scale(0.92)` },
-      { opacity: 1, transform: `${translate(frame)} scale(1)` },
-    ], immediately ? { ...PHASES.enter, delay: 0 } : PHASES.enter, "backwards"); // invisible while it waits its turn
+    const keyframes = (end) => [
+      { opacity: 0, transform: `${translate(end)} scale(0.92)` },
+      { opacity: 1, transform: `${translate(end)} scale(1)` },
+    ];
+    // Invisible while it waits its turn.
+    const animation = this.#run(element, keyframes, frame, immediately ? { ...PHASES.enter, delay: 0 } : PHASES.enter, "backwards");
     this.#appearing.set(element, animation);
     // Only this animation's end clears it (a later appear replaces it first).
     const done = () => { if (this.#appearing.get(element) === animation) this.#appearing.delete(element); };
@@ -99,19 +155,46 @@ export class Animator {
     return this.#appearing.has(element);
   }
 
+  /**
+   * Fades out at `from` while the leaving cells do, and in at `to` with the inserted ones:
+   * invisible while the others slide. Counts as appearing (a later move makes it appear).
+   */
+  #fadeThrough(element, from, to) {
+    stop(element);
+    place(element, to);
+    const total = PHASES.enter.delay + PHASES.enter.duration;
+    const keyframes = (end) => [
+      { offset: 0, opacity: 1, transform: `${translate(from)} scale(1)`, ...size(element, from), easing: EASING },
+      { offset: (PHASES.leave.delay + PHASES.leave.duration) / total, opacity: 0, transform: `${translate(from)} scale(0.92)`, ...size(element, from) },
+      { offset: PHASES.enter.delay / total, opacity: 0, transform: `${translate(end)} scale(0.92)`, ...size(element, end), easing: EASING },
+      { offset: 1, opacity: 1, transform: `${translate(end)} scale(1)`, ...size(element, end) },
+    ];
+    const animation = this.#run(element, keyframes, to, { delay: 0, duration: total }, "backwards", "linear");
+    this.#appearing.set(element, animation);
+    const done = () => { if (this.#appearing.get(element) === animation) this.#appearing.delete(element); };
+    animation.finished.then(done, done);
+    return animation;
+  }
+
   /** Fade out, then remove the element. Resolves when it is gone. */
   disappear(element) {
     const from = element.style.transform;
     stop(element);
-    const animation = this.#run(element, [
+    const animation = this.#run(element, () => [
       { opacity: 1, transform: `${from} scale(1)` },
       { opacity: 0, transform: `${from} scale(0.92)` },
-    ], PHASES.leave, "forwards");
+    ], null, PHASES.leave, "forwards");
     return animation.finished.then(() => element.remove(), () => element.remove());
   }
 
-  #run(element, keyframes, { delay, duration }, fill) {
-    const animation = element.animate(keyframes, { delay, duration, easing: EASING, fill });
+  /**
+   * @param {(to: Frame) => Keyframe[]} keyframes the keyframes ending at a frame
+   * @param {Frame | null} to where it ends (null: it goes; it cannot be retargeted)
+   */
+  #run(element, keyframes, to, { delay, duration }, fill, easing = EASING) {
+    const animation = element.animate(keyframes(to), { delay, duration, easing, fill });
+    if (to) this.#targets.set(element, { animation, keyframes });
+    else this.#targets.delete(element);
     this.onStart(animation);
     return animation;
   }

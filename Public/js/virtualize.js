@@ -91,6 +91,8 @@ export class ListView {
     const animated = change ? this.animator.allows(change.animated) : false;
     const focusWasInside = this.container.contains(document.activeElement);
     const range = this.#range();
+    /** The change's slides, run together once every cell is known (the animator keeps them apart). */
+    const moves = [];
 
     if (change) {
       for (const { id } of change.deleted) {
@@ -105,16 +107,17 @@ export class ListView {
         if (!element) continue;
         this.elements.delete(id);
         // One still appearing was never seen: it goes at once (sliding, it would show).
+        const gone = () => {
+          if (element === document.activeElement) element.blur();
+          element.remove();
+        };
         if (animated && to && !this.animator.isAppearing(element)) {
           const cell = { id, section: element.dataset.section, kind: element.dataset.kind };
-          const animation = this.animator.slide(element, this.#local(cell, from), this.#local(cell, to));
-          if (animation) {
-            animation.finished.then(() => element.remove(), () => element.remove());
-            continue;
-          }
+          const then = (animation) => (animation ? animation.finished.then(gone, gone) : gone());
+          moves.push({ element, from: this.#local(cell, from), to: this.#local(cell, to), then });
+          continue;
         }
-        if (element === document.activeElement) element.blur();
-        element.remove();
+        gone();
       }
       for (const { id, reload } of change.updated) {
         const element = this.elements.get(id);
@@ -129,8 +132,9 @@ export class ListView {
     if (change) for (const move of change.moved) moved.set(move.id, move.from);
     const inserted = new Set(change ? change.inserted : []);
 
-    // Cells that belong in the DOM now.
+    // Cells that belong in the DOM now, and those of them that stay where they are.
     const wanted = new Set();
+    const stays = [];
     for (const cell of model.cells.values()) {
       if (!meetsRange(cell.frame, model.pinned.get(cell.id), range.top, range.bottom)) continue;
       wanted.add(cell.id);
@@ -140,8 +144,11 @@ export class ListView {
         element = this.#create(cell);
         const from = moved.get(cell.id);
         if (animated && inserted.has(cell.id)) this.animator.appear(element, frame);
-        else if (animated && from) this.animator.slide(element, this.#local(cell, from), frame);
-        else place(element, frame);
+        else if (animated && from) moves.push({ element, from: this.#local(cell, from), to: frame });
+        else {
+          place(element, frame); // entered the window: shown at once, where it is
+          if (cell.kind !== "decoration") stays.push({ element, frame });
+        }
         continue;
       }
       const parent = this.#parentFor(cell);
@@ -159,22 +166,23 @@ export class ListView {
           place(element, frame);
           element.dataset.frame = frameAttribute(cell.frame);
         }
+        if (cell.kind !== "decoration" && !this.animator.isAppearing(element)) stays.push({ element, frame });
         continue;
       }
       // A self-sizing cell given another frame: its own size is reported afresh.
       if (cell.fit && (from.w !== cell.frame.w || from.h !== cell.frame.h)) this.measurer?.recheck(element);
       // Still appearing (inserted by the change before): it appears at its new place instead.
       if (animated && this.animator.isAppearing(element)) this.animator.appear(element, frame);
-      else if (animated) this.animator.slide(element, this.#local(cell, from), frame);
-      else {
+      else if (animated) moves.push({ element, from: this.#local(cell, from), to: frame });
+      else if (!this.animator.retarget(element, frame)) {
+        // Not animated (measured sizes, a reset): placed at once; but a cell still on its way
+        // goes on to the new frame with the cells around it (jumping ahead, it would stand
+        // where they are still passing).
         stop(element);
         place(element, frame);
       }
       element.dataset.frame = frameAttribute(cell.frame);
     }
-
-    if (moved.size > 0) this.#rewindBands(moved);
-    this.#stick();
 
     // Cells out of range: gone now, or once they have slid out of view.
     for (const [id, element] of this.elements) {
@@ -186,8 +194,8 @@ export class ListView {
         continue;
       }
       if (animated && moved.has(id) && !this.animator.isAppearing(element)) {
-        const animation = this.animator.slide(element, this.#local(cell, moved.get(id)), this.#local(cell, cell.frame));
-        animation?.finished.then(() => this.scheduleRender(), () => {});
+        const then = (animation) => animation?.finished.then(() => this.scheduleRender(), () => {});
+        moves.push({ element, from: this.#local(cell, moved.get(id)), to: this.#local(cell, cell.frame), then });
         continue;
       }
       // Never seen (still waiting to fade in where it no longer belongs): gone at once.
@@ -209,6 +217,13 @@ export class ListView {
       this.elements.delete(id);
       element.remove();
     }
+
+    if (moves.length > 0) {
+      const animations = this.animator.move(moves, stays);
+      moves.forEach(({ then }, index) => then?.(animations[index]));
+    }
+    if (moved.size > 0) this.#rewindBands(moved);
+    this.#stick();
 
     this.#updateAccessibility(focusWasInside);
     if (this.pendingFocus && this.elements.has(this.pendingFocus)) {

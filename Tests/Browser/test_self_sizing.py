@@ -163,14 +163,18 @@ requestAnimationFrame(watch);
 """
 
 
-def test_typing_into_one_column_overlaps_no_cell_while_it_animates(driver, server):
-    """On a phone (one column) a keystroke's moves keep the list's order: on no frame of the
-    animations does a cell of the list cover another (a cell that was still to fade in when the
-    next keystroke moved it fades in at its new place; one never seen that left the window goes
-    at once). Cells sliding out of the window may pass each other on their way out."""
+@pytest.mark.parametrize("width", [390, 1280])
+def test_typing_into_mountains_overlaps_no_cell_while_it_animates(driver, server, width):
+    """On no frame of a keystroke's animations does a cell of the list cover another, on a
+    phone (one column) or a desktop (three columns). In one column the moves keep the list's
+    order, so they slide; in a grid a cell whose slide would cross another visible cell (one
+    moving to another row, say) fades out where it was and in where it goes instead (a cell
+    that was still to fade in when the next keystroke moved it fades in at its new place; one
+    never seen that left the window goes at once). Cells sliding out of the window may pass
+    each other on their way out."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    open_page(driver, server, "mountains", 390)
+    open_page(driver, server, "mountains", width)
     field = driver.find_element(By.ID, "search")
     driver.execute_script(OVERLAP_WATCH_JS)
     for text in ("mo", Keys.BACKSPACE * 2, "ben", Keys.BACKSPACE, "a"):

@@ -1,0 +1,90 @@
+// Which of a change's moves slide and which fade through. All the moves of one change run on
+// the same clock (same delay, duration and easing), so a moving cell's frame is
+// `from + e · (to − from)` for one progress `e` in [0, 1] shared by every cell; whether two cells
+// ever cover each other is a question about straight lines in `e`, answered exactly. In one
+// column a filter's moves keep the list's order and never cross; in a grid a cell that moves to
+// another row slides across the cells between (UIKit lets them pass over each other). Here such
+// a cell fades out where it was and in where it goes (animate.js), so no visible cell ever
+// covers another. Pure geometry: no DOM.
+
+/** Cells may touch or share this many pixels without counting as covering each other. */
+const TOLERANCE = 1;
+
+/**
+ * @typedef {{x: number, y: number, w: number, h: number}} Frame
+ * @typedef {{from: Frame, to: Frame}} Path a cell's frames at `e = 0` and `e = 1` (equal: it stays)
+ */
+
+/**
+ * The part of `[lo, hi]` where `a + b·e < 0`, or null when there is none.
+ * @param {[number, number]} range
+ * @returns {[number, number] | null}
+ */
+function whereNegative(a, b, [lo, hi]) {
+  if (b === 0) return a < 0 ? [lo, hi] : null;
+  const root = -a / b;
+  if (b > 0) return root <= lo ? null : [lo, Math.min(hi, root)];
+  return root >= hi ? null : [Math.max(lo, root), hi];
+}
+
+/**
+ * Whether two cells moving along their paths on the same clock cover each other (by more than
+ * the tolerance) for some stretch of the move. Each of the four conditions of two rectangles
+ * overlapping (`A.x < B.x + B.w`, …) is linear in `e` (sizes change linearly too), so it holds on
+ * an interval; the cells cover each other where the four intervals meet.
+ * @param {Path} a
+ * @param {Path} b
+ */
+export function pathsCross(a, b) {
+  /** @type {[number, number] | null} */
+  let range = [0, 1];
+  for (const [position, size] of [["x", "w"], ["y", "h"]]) {
+    for (const [p, q] of [[a, b], [b, a]]) {
+      // p's leading edge is before q's trailing edge (less the tolerance): p.x − q.x − q.w + T < 0.
+      const start = p.from[position] - q.from[position] - q.from[size] + TOLERANCE;
+      const end = p.to[position] - q.to[position] - q.to[size] + TOLERANCE;
+      range = whereNegative(start, end - start, range);
+      if (!range) return false;
+    }
+  }
+  return range[1] - range[0] > 1e-9;
+}
+
+/** Whether a path is straight along one axis (or no move at all). */
+function isStraight({ from, to }) {
+  return from.x === to.x || from.y === to.y;
+}
+
+function length({ from, to }) {
+  return Math.hypot(to.x - from.x, to.y - from.y);
+}
+
+/**
+ * The moves that must fade through rather than slide: a move slides unless its path would cross
+ * a cell that stays or one that slides. Straight moves (along a row or a column) are kept first,
+ * then shorter ones; a move that would cross fades. The moves that slide then never cover each
+ * other or a cell that stays.
+ * - Complexity: O(m · (m + s)) for m moves and s cells that stay (a window holds a few hundred).
+ * @param {Path[]} moves
+ * @param {Frame[]} stays the frames of the visible cells that do not move
+ * @returns {Set<number>} indices into `moves`
+ */
+export function fadingMoves(moves, stays) {
+  const order = moves.map((_, index) => index).sort((i, j) => {
+    const straight = Number(isStraight(moves[j])) - Number(isStraight(moves[i]));
+    return straight !== 0 ? straight : length(moves[i]) - length(moves[j]);
+  });
+  const still = stays.map((frame) => ({ from: frame, to: frame }));
+  /** @type {Path[]} */
+  const sliding = [];
+  const fading = new Set();
+  for (const index of order) {
+    const path = moves[index];
+    if (still.some((other) => pathsCross(path, other)) || sliding.some((other) => pathsCross(path, other))) {
+      fading.add(index);
+    } else {
+      sliding.push(path);
+    }
+  }
+  return fading;
+}

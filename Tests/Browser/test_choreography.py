@@ -1,0 +1,67 @@
+"""Which moves slide and which fade through (Public/js/choreography.js), checked in Chromium on
+random filters of a list laid out in one column and in a grid: the exact answer (straight lines
+in the shared progress `e`) is compared with a brute-force one that samples `e`."""
+import pytest
+
+from helpers import console_errors, wait_for_client
+
+# Lays `count` cells out in `columns` columns, keeps a random ordered subset (a search's
+# filter), and asks choreography.js which of the kept cells' moves fade. Returns, per trial,
+# the number of moves, of fades, and the pairs of sliding (or staying) cells that a sampled
+# check finds covering each other at some progress.
+CHECK_JS = """
+const [columns, trials, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+import('/js/choreography.js').then(({ fadingMoves, pathsCross }) => {
+  let seed = 7 + columns;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const frame = (index) => ({ x: 10 + (index % columns) * 340, y: 10 + Math.floor(index / columns) * 54, w: 326, h: 44 });
+  const covers = (a, b) => a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1;
+  const at = ({ from, to }, e) => ({ x: from.x + e * (to.x - from.x), y: from.y + e * (to.y - from.y), w: from.w + e * (to.w - from.w), h: from.h + e * (to.h - from.h) });
+  const results = [];
+  let disagreements = 0;
+  for (let trial = 0; trial < trials; trial++) {
+    const count = 20 + Math.floor(random() * 60);
+    const kept = [];
+    for (let index = 0; index < count; index++) if (random() < 0.6) kept.push(index);
+    const moves = [], stays = [];
+    kept.forEach((old, now) => {
+      if (old === now) stays.push(frame(now));
+      else moves.push({ from: frame(old), to: frame(now) });
+    });
+    const fading = fadingMoves(moves, stays);
+    const visible = moves.filter((_, index) => !fading.has(index)).concat(stays.map((f) => ({ from: f, to: f })));
+    const crossings = [];
+    for (let i = 0; i < visible.length; i++) for (let j = i + 1; j < visible.length; j++) {
+      for (let step = 0; step <= 200; step++) {
+        if (covers(at(visible[i], step / 200), at(visible[j], step / 200))) { crossings.push([i, j, step]); break; }
+      }
+      // The exact test agrees with sampling wherever the overlap is wider than a sample.
+      const sampled = [...Array(201).keys()].some((step) => covers(at(visible[i], step / 200), at(visible[j], step / 200)));
+      if (sampled && !pathsCross(visible[i], visible[j])) disagreements += 1;
+    }
+    results.push({ moves: moves.length, fading: fading.size, crossings: crossings.length });
+  }
+  done({ results, disagreements });
+}, (error) => done({ error: String(error) }));
+"""
+
+
+@pytest.mark.parametrize("columns", [1, 3])
+def test_no_sliding_cell_crosses_another(driver, server, columns):
+    """In one column a filter's moves keep the order: every one slides. In three columns some
+    would cross (a cell going to another row passes over the cells between): those fade, and
+    no two cells that stay visible ever cover each other."""
+    driver.get(f"{server}/demos/mountains")
+    wait_for_client(driver)
+    outcome = driver.execute_async_script(CHECK_JS, columns, 40)
+    assert "error" not in outcome, outcome
+    results = outcome["results"]
+    assert sum(r["moves"] for r in results) > 200, "the trials move cells"
+    assert all(r["crossings"] == 0 for r in results), [r for r in results if r["crossings"]][:3]
+    assert outcome["disagreements"] == 0
+    fades = sum(r["fading"] for r in results)
+    if columns == 1:
+        assert fades == 0, "one column: every move slides"
+    else:
+        assert 0 < fades < sum(r["moves"] for r in results), "a grid: some moves fade, the others slide"
+    assert console_errors(driver) == []
