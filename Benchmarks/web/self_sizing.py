@@ -76,6 +76,8 @@ def main():
     parser.add_argument("--mountains", type=int, default=10_000)
     parser.add_argument("--keystrokes", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--fractions", default="0,0.01,0.1,1",
+                        help="the fractions of rows measured, comma-separated (e.g. 1 alone, to profile)")
     args = parser.parse_args()
     port = kl.free_port()
     server = subprocess.Popen([args.binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning",
@@ -83,7 +85,7 @@ def main():
     kl.SERVER_PID = server.pid
     try:
         server.stdout.readline()
-        fractions = (0, 0.01, 0.1, 1.0)
+        fractions = tuple(float(f) for f in args.fractions.split(","))
         results = {fraction: [] for fraction in fractions}
         for _ in range(args.rounds):
             for fraction in fractions:

@@ -206,7 +206,7 @@ struct MeasuredSizesTests {
         let measured = [("i1", size(50)), ("i7", size(70)), ("header:b", size(30))]
         few.record(measured, width: 390)
         many.record(measured + (100..<120).map { ("gone\($0)", size(90)) }, width: 390)
-        let expected: [ItemPath: LayoutPixelSize] = [ItemPath(section: 0, item: 1): size(50), ItemPath(section: 1, item: 1): size(70)]
+        let expected: [Int: [Int: LayoutPixelSize]] = [0: [1: size(50)], 1: [1: size(70)]]
         for table in [few.table(forWidth: 390), many.table(forWidth: 390)] {
             let sizes = ListLayout.solverSizes(of: table, in: snapshot)
             #expect(sizes.items == expected)

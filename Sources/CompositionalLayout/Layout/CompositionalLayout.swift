@@ -73,6 +73,22 @@ public struct CompositionalLayout: Sendable {
         return solver.solve(itemCounts: itemCounts)
     }
 
+    /// The same as ``solve(itemCounts:container:measuredSizes:measuredSupplementarySizes:)``,
+    /// with the measured item sizes by section index, then item index: a caller that finds them
+    /// section by section (a list walking its snapshot) hands them over without each being
+    /// hashed twice.
+    public func solve(
+        itemCounts: [Int],
+        container: LayoutContainer,
+        measuredItemsBySection: [Int: [Int: LayoutPixelSize]],
+        measuredSupplementarySizes: [SupplementaryPath: LayoutPixelSize] = [:]
+    ) -> LayoutResult {
+        var solver = LayoutSolver(
+            layout: self, container: container, measuredBySection: measuredItemsBySection,
+            measuredSupplementarySizes: measuredSupplementarySizes)
+        return solver.solve(itemCounts: itemCounts)
+    }
+
     /// The same as ``solve(itemCounts:container:measuredSizes:measuredSupplementarySizes:)``, but
     /// every section stamps each item's frame into the result (O(n) for n items), as the solver
     /// did before sections kept their templates. The reference the tests compare template results

@@ -34,13 +34,18 @@ struct GroupOffsets: Sendable, Equatable {
         nodes = Array(repeating: 0, count: 2 * width)
     }
 
-    /// From the non-zero values, by group.
+    /// From every group's value, in order.
     ///
     /// - Complexity: O(n) for n groups.
-    init(count: Int, values: [Int: Double]) {
-        self.init(count: count)
-        guard !values.isEmpty else { return }
-        for (g, value) in values { nodes[width + g] = value }
+    init(values: [Double]) {
+        self.init(count: values.count)
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            for (g, value) in values.enumerated() { nodes[width + g] = value }
+        }
+        sumUp()
+    }
+
+    private mutating func sumUp() {
         for i in stride(from: width - 1, through: 1, by: -1) { nodes[i] = nodes[2 * i] + nodes[2 * i + 1] }
     }
 

@@ -48,19 +48,31 @@ struct MeasuredGroups: Sendable {
         self.lowest = template.lowOffset
         self.highest = template.highOffset
         self.overhang = max(0, template.highOffset - templateLength)
-        var deltas: [Int: Double] = [:]
+        var deltas = [Double](repeating: 0, count: template.groupCount)
+        shapes.reserveCapacity(min(measured.count, template.groupCount))
+        // Groups whose items measure alike are alike (text wraps to a few line heights): each
+        // distinct shape is solved once, and its leaves are shared, not copied.
+        var solved: [MeasuredGroupKey: GroupTemplate] = [:]
         for item in measured.keys where item >= 0 && item < template.itemCount {
             let g = item / template.leavesPerGroup
             guard shapes[g] == nil else { continue }
-            let shape = solve(g, measured: measured)
-            guard isPlaceable(shape) else { return nil }
-            shapes[g] = shape.trimmed
+            let key = MeasuredGroupKey(group: g, leaves: template.leavesPerGroup, measured: measured)
+            let shape: GroupTemplate
+            if let key, let known = solved[key] {
+                shape = known
+            } else {
+                let fresh = solve(g, measured: measured)
+                guard isPlaceable(fresh) else { return nil }
+                shape = fresh.trimmed
+                if let key { solved[key] = shape }
+            }
+            shapes[g] = shape
             deltas[g] = shape.size.height - templateLength
             lowest = min(lowest, shape.bounds.minY)
             highest = max(highest, shape.bounds.maxY)
             overhang = max(overhang, shape.bounds.maxY - shape.size.height)
         }
-        offsets = GroupOffsets(count: template.groupCount, values: deltas)
+        offsets = GroupOffsets(values: deltas)
     }
 
     /// Group `g` solved with the measured sizes of its items (`measured`: the section's, by item
@@ -228,5 +240,30 @@ extension GroupTemplate {
         var copy = self
         copy.leafSizing = []
         return copy
+    }
+}
+
+/// The measured sizes of one group's items (up to four leaves; `nil` beyond), which alone decide
+/// how the group is solved: groups with equal keys get equal shapes.
+struct MeasuredGroupKey: Hashable {
+    private var sizes: (LayoutPixelSize?, LayoutPixelSize?, LayoutPixelSize?, LayoutPixelSize?)
+
+    /// The key of group `g`, or `nil` when its groups have more than four leaves (not shared).
+    init?(group g: Int, leaves: Int, measured: [Int: LayoutPixelSize]) {
+        guard leaves <= 4 else { return nil }
+        let first = g * leaves
+        func size(_ leaf: Int) -> LayoutPixelSize? { leaf < leaves ? measured[first + leaf] : nil }
+        sizes = (size(0), size(1), size(2), size(3))
+    }
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.sizes.0 == b.sizes.0 && a.sizes.1 == b.sizes.1 && a.sizes.2 == b.sizes.2 && a.sizes.3 == b.sizes.3
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(sizes.0)
+        hasher.combine(sizes.1)
+        hasher.combine(sizes.2)
+        hasher.combine(sizes.3)
     }
 }

@@ -39,14 +39,13 @@ extension LayoutSolver {
 
         // Groups holding a measured item are solved on their own; the runs of groups between
         // them are stamped from the template. Without measured sizes, one run covers the section.
-        let measuredIndices = measured.map { $0.keys.filter { $0 >= 0 && $0 < itemCount }.sorted() } ?? []
-        var nextMeasured = 0
+        let hasMeasured = measured?.keys.contains { $0 >= 0 && $0 < itemCount } ?? false
         let spacing = section.interGroupSpacing
         let templateStep = (isOrthogonal ? templateSize.width : templateSize.height) + spacing
         // With nothing measured every group is the template: keep the template and compute frames
         // when asked (O(1) here, whatever the item count). Groups must move forward for the
         // queries' searches, so a zero or negative step (or a custom group without slots) stores.
-        let keepsTemplate = storage == .automatic && measuredIndices.isEmpty && leafCount > 0
+        let keepsTemplate = storage == .automatic && !hasMeasured && leafCount > 0
             && (groupCount <= 1 || (templateStep > 0 && templateStep.isFinite))
         func repetition(_ origin: LayoutPoint) -> RepeatedGroups {
             RepeatedGroups(
@@ -62,7 +61,7 @@ extension LayoutSolver {
         // A vertical section with measured items keeps its template and its measured groups
         // over it (in a stamped solve, the frames are stamped from those, so both agree bit for bit).
         var measuredGroups: MeasuredGroups?
-        if let measured, !measuredIndices.isEmpty, !isOrthogonal {
+        if let measured, hasMeasured, !isOrthogonal {
             let origin = LayoutPoint(x: insets.leading, y: contentTop)
             if let reused = reuse.removeValue(forKey: index) {
                 measuredGroups = reused.moved(to: origin)
@@ -96,6 +95,10 @@ extension LayoutSolver {
             let needed = itemFrames.count + itemCount
             if needed > itemFrames.capacity { itemFrames.reserveCapacity(max(needed, 2 * itemFrames.capacity)) }
         }
+        // The measured items in order, for the runs between them (no measured groups kept).
+        let measuredIndices = measuredGroups == nil && hasMeasured
+            ? (measured?.keys.filter { $0 >= 0 && $0 < itemCount }.sorted() ?? []) : []
+        var nextMeasured = 0
         while g < groupCount {
             let measuredGroup = nextMeasured < measuredIndices.count ? measuredIndices[nextMeasured] / leafCount : groupCount
             if measuredGroup > g {

@@ -32,27 +32,31 @@ extension ListLayout {
 
     /// A header's or footer's path from its cell id (`header:<section>`), or `nil`.
     static func supplementaryPath(_ id: String, in snapshot: Snapshot<String, String>) -> SupplementaryPath? {
-        guard !id.hasPrefix(decorationPrefix), let colon = id.firstIndex(of: ":"),
+        guard let colon = id.utf8.firstIndex(of: UInt8(ascii: ":")), !id.hasPrefix(decorationPrefix),
               let section = snapshot.indexOfSection(String(id[id.index(after: colon)...])) else { return nil }
         return SupplementaryPath(kind: CellKind(elementKind: String(id[..<colon])).name, section: section)
     }
 
-    /// The measured sizes of `table` as the solver takes them: items by index path, headers
-    /// and footers by kind and section. Cells no longer in the snapshot are skipped.
+    /// The measured sizes of `table` as the solver takes them: items by section index, then
+    /// item index; headers and footers by kind and section. Cells no longer in the snapshot are
+    /// skipped.
     /// - Complexity: O(min(m, n)) lookups for m measurements and n items (a search that keeps
     ///   a few of many measured items walks the few).
     static func solverSizes(of table: MeasuredSizes.Table, in snapshot: Snapshot<String, String>)
-        -> (items: [ItemPath: LayoutPixelSize], supplementaries: [SupplementaryPath: LayoutPixelSize]) {
-        var items: [ItemPath: LayoutPixelSize] = [:]
+        -> (items: [Int: [Int: LayoutPixelSize]], supplementaries: [SupplementaryPath: LayoutPixelSize]) {
+        var items: [Int: [Int: LayoutPixelSize]] = [:]
         var supplementaries: [SupplementaryPath: LayoutPixelSize] = [:]
         guard !table.isEmpty else { return (items, supplementaries) }
         if snapshot.numberOfItems < table.count {
             // Fewer items than measurements: look each item up (headers are few: by name).
             for (section, sectionID) in snapshot.sectionIdentifiers.enumerated() {
                 let ids = (try? snapshot.itemIdentifiers(inSection: sectionID)) ?? []
+                var found: [Int: LayoutPixelSize] = [:]
+                found.reserveCapacity(min(ids.count, table.count))
                 for (item, id) in ids.enumerated() {
-                    if let size = table.sizes[id] { items[ItemPath(section: section, item: item)] = size }
+                    if let size = table.sizes[id] { found[item] = size }
                 }
+                if !found.isEmpty { items[section] = found }
                 for kind in [CellKind.header, .footer] {
                     if let size = table.sizes[supplementaryID(kind: kind, section: sectionID)] {
                         supplementaries[SupplementaryPath(kind: kind.name, section: section)] = size
@@ -61,10 +65,9 @@ extension ListLayout {
             }
             return (items, supplementaries)
         }
-        items.reserveCapacity(table.count)
         for (id, size) in table.sizes {
             if let path = snapshot.indexPath(ofItem: id) {
-                items[ItemPath(section: path.section, item: path.item)] = size
+                items[path.section, default: [:]][path.item] = size
             } else if let path = supplementaryPath(id, in: snapshot) {
                 supplementaries[path] = size
             }

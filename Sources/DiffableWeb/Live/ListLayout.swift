@@ -57,7 +57,7 @@ struct ListLayout: Sendable {
         let counts = sectionIDs.map { (try? snapshot.numberOfItems(inSection: $0)) ?? 0 }
         let sizes = Self.solverSizes(of: measured, in: snapshot)
         result = layout.solve(itemCounts: counts, container: container,
-                              measuredSizes: sizes.items, measuredSupplementarySizes: sizes.supplementaries)
+                              measuredItemsBySection: sizes.items, measuredSupplementarySizes: sizes.supplementaries)
         measuredGeneration = measured.generation
         measuredSignature = measured.signature
     }
