@@ -31,6 +31,7 @@ def main():
     p.add_argument("--sessions", type=int, default=1)
     p.add_argument("--appends", type=int, default=20)
     p.add_argument("--ids", type=int, default=4_900)
+    p.add_argument("--settle", type=float, default=0, help="seconds to wait before the last RSS reading")
     p.add_argument("extra", nargs="*")
     a = p.parse_args()
     proc = subprocess.Popen([a.binary, "--port", "0", "--log-level", "warning", *a.extra],
@@ -63,6 +64,7 @@ def main():
                 statuses[status] += 1
                 if status != 200 and first_refusal is None: first_refusal = body.decode(errors="replace")[:300]
             print(f"  after session {s + 1}: RSS {rss_mb(proc.pid):.0f} MB", flush=True)
+        time.sleep(a.settle)
         end = rss_mb(proc.pid)
         anon, file = rss_mb(proc.pid, "RssAnon"), rss_mb(proc.pid, "RssFile")
         print(f"flags {' '.join(a.extra) or '(defaults)'}: {a.sessions} session(s) x {a.appends} appends of {a.ids} ids "
