@@ -64,6 +64,33 @@ struct LiveSelfSizingTests {
         stream.socket.close()
     }
 
+    @Test("kept sizes count against the session's memory budget; past it a measurement is refused with 422 and nothing is kept")
+    func measurementsAreBudgeted() async throws {
+        // Room for the list and its first event, and for the sizes of about a third of its rows.
+        let live = try await LiveServer.start { $0.sessionMemoryBytes = 100 << 10; $0.memoryTotalBytes = 0 }
+        defer { Task { await live.stop() } }
+        let (cookie, stream, streamID, _, _) = try await phoneStream(live)
+        let list = try #require(live.app.sessionList(cookie: cookie, demo: "mountains"))
+        let ids = list.dataSource.snapshot().itemIdentifiers
+        let before = list.memory.heldBytes
+        func measure(_ batch: ArraySlice<String>) async throws -> HTTPResponse {
+            let sizes = batch.map { #""\#($0)":{"w":370,"h":66}"# }.joined(separator: ",")
+            return try await live.postJSON("/demos/mountains/measure", #"{"stream":"\#(streamID)","sizes":{\#(sizes)}}"#, cookie: cookie)
+        }
+        let first = try await measure(ids.prefix(500))
+        #expect(first.status == 204, "\(first.text)")
+        let kept = list.measuredSizes(forWidth: 390)
+        #expect(kept.count == 500, "held before: \(before) B")
+        #expect(list.memory.heldBytes - before >= 500 * MemoryCost.measuredCellOverhead, "the kept sizes are charged to the list")
+        // The rest of the list (967 rows) would pass 100 KiB: refused whole, nothing more kept.
+        let refused = try await measure(ids.dropFirst(500))
+        #expect(refused.status == 422, "\(refused.text)")
+        #expect(refused.text.contains("memory_budget"))
+        #expect(list.measuredSizes(forWidth: 390).count == 500)
+        #expect(list.measuredSizes(forWidth: 390).signature == kept.signature)
+        stream.socket.close()
+    }
+
     @Test("a size the server already has sends nothing; the next real change is the next event")
     func unchangedMeasurementIsQuiet() async throws {
         let live = try await LiveServer.start()

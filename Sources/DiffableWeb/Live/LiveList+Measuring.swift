@@ -8,20 +8,40 @@ extension LiveList {
     /// Measurements of cells that do not size themselves change nothing (their heights are not
     /// estimated); those of cells the list does not have are dropped. Kept measurements follow
     /// their cells by name (through moves, and a delete and insert of the same id).
+    /// What is kept counts against the session's memory budget, as the list's items do.
     /// - Returns: `false` when there is no such stream.
-    func measure(streamID: String, sizes: [(id: String, size: LayoutPixelSize)]) async -> Bool {
-        (try? await writer.run { self.takeMeasurements(streamID: streamID, sizes: sizes) }) ?? false
+    /// - Throws: ``MemoryBudgetError`` when keeping the new sizes would pass the session's budget
+    ///   or the server's (nothing is kept).
+    func measure(streamID: String, sizes: [(id: String, size: LayoutPixelSize)]) async throws(MemoryBudgetError) -> Bool {
+        let outcome: Result<Bool, MemoryBudgetError>
+        do {
+            outcome = try await writer.run { self.takeMeasurements(streamID: streamID, sizes: sizes) }
+        } catch {
+            return false   // the list is closing
+        }
+        return try outcome.get()
     }
 
     /// In the writer: records, then lays out and sends outside the state lock.
-    private func takeMeasurements(streamID: String, sizes: [(id: String, size: LayoutPixelSize)]) -> Bool {
-        guard let measuring = state.withLock({ $0.followers.follower(streamID: streamID) }) else { return false }
+    private func takeMeasurements(streamID: String, sizes: [(id: String, size: LayoutPixelSize)]) -> Result<Bool, MemoryBudgetError> {
+        guard let measuring = state.withLock({ $0.followers.follower(streamID: streamID) }) else { return .success(false) }
         let width = measuring.window.container.width
         let (version, snapshot) = dataSource.versionedSnapshot()
         // Only cells of the list are kept (an id it does not have would only take room).
         let known = sizes.filter { snapshot.contains(item: $0.id) || ListLayout.supplementaryPath($0.id, in: snapshot) != nil }
-        let (recorded, table) = measurements.withLock { ($0.record(known, width: width), $0.table(forWidth: width)) }
-        guard recorded.changed else { return true }
+        if let account = memory.account {
+            let growth = measurements.withLock { $0.growth(recording: known, width: width) }
+            do throws(MemoryBudgetError) {
+                try account.check(growth: growth)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let (recorded, table, held) = measurements.withLock {
+            ($0.record(known, width: width), $0.table(forWidth: width), $0.heldBytes)
+        }
+        memory.setMeasured(held)
+        guard recorded.changed else { return .success(true) }
         if !recorded.forgot {
             layouts.applyMeasurements(width: width, previous: recorded.previousGeneration, known, table: table)
         }
@@ -29,7 +49,7 @@ extension LiveList {
         for follower in followers {
             sendWindow(to: follower, version: version, snapshot: snapshot, always: false, measured: true)
         }
-        return true
+        return .success(true)
     }
 
     /// The sizes measured for `container`'s width, by cell (the API's layout route reports

@@ -13,6 +13,8 @@ struct MeasuredSizes: Sendable {
     /// The measurements at one width.
     struct Table: Sendable {
         private(set) var sizes: [String: LayoutPixelSize] = [:]
+        /// What its entries cost in memory (``MemoryCost/measuredCell(_:)`` each).
+        private(set) var heldBytes = 0
         /// The order cells were first measured in (for forgetting the oldest).
         private var order: [String] = []
         /// Changes whenever a size does (unique over all the list's tables): layouts made from
@@ -39,6 +41,7 @@ struct MeasuredSizes: Sendable {
                     forgot = true
                 }
                 order.append(id)
+                heldBytes += MemoryCost.measuredCell(id)
             }
             sizes[id] = size
             signature ^= Self.hash(id, size)
@@ -48,7 +51,10 @@ struct MeasuredSizes: Sendable {
         private mutating func forgetOldestHalf() {
             let forgotten = order.prefix(order.count / 2 + 1)
             for id in forgotten {
-                if let size = sizes.removeValue(forKey: id) { signature ^= Self.hash(id, size) }
+                if let size = sizes.removeValue(forKey: id) {
+                    signature ^= Self.hash(id, size)
+                    heldBytes -= MemoryCost.measuredCell(id)
+                }
             }
             order.removeFirst(forgotten.count)
         }
@@ -69,6 +75,19 @@ struct MeasuredSizes: Sendable {
     private var generations = 0
     /// Widths, least recently measured first.
     private var recency: [Double] = []
+
+    /// What every width's measurements cost in memory (charged to the list's session).
+    var heldBytes: Int { tables.values.reduce(0) { $0 + $1.heldBytes } }
+
+    /// What recording `measured` at `width` would add in memory, at most (cells not measured
+    /// at that width yet; a width not kept yet; nothing is forgotten in this reckoning).
+    /// - Complexity: O(k) for k sizes.
+    func growth(recording measured: [(id: String, size: LayoutPixelSize)], width: Double) -> Int {
+        let table = tables[width]
+        var bytes = 0
+        for (id, _) in measured where table?.sizes[id] == nil { bytes += MemoryCost.measuredCell(id) }
+        return bytes
+    }
 
     /// The measurements at `width` (empty when none).
     func table(forWidth width: Double) -> Table { tables[width] ?? Table() }

@@ -17,7 +17,10 @@ extension WebApp {
     /// Takes the measured sizes of stream `stream`'s cells: the list is laid out again at its
     /// width and the streams showing it get the moved frames (a `window` event, `measured`).
     /// `204`; `400 invalid_measurement` for a size that is not a finite length in 0…100,000 or
-    /// too many; `404 unknown_stream` when the stream is gone (the client reconnects).
+    /// too many; `404 unknown_stream` when the stream is gone (the client reconnects);
+    /// `422 memory_budget` (or `503 memory_full`) when keeping the sizes would pass the session's
+    /// memory budget (or the server's): measured sizes count as the list's items do, and nothing
+    /// is kept.
     func measure(_ request: Request, _ descriptor: DemoDescriptor) async throws -> Response {
         let input: MeasureInput = try decodeBody(request)
         guard input.sizes.count <= Self.maximumMeasurements else {
@@ -39,7 +42,7 @@ extension WebApp {
         }
         let (session, cookie) = try await session(for: request)
         let list = try await list(session, descriptor)
-        guard await list.measure(streamID: input.stream, sizes: sizes) else {
+        guard try await list.measure(streamID: input.stream, sizes: sizes) else {
             throw HTTPError(.notFound, code: "unknown_stream", message: "This list has no open stream “\(input.stream.prefix(40))”; reconnect")
         }
         return Response(status: .noContent).with(cookie)

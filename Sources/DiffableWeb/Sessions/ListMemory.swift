@@ -12,7 +12,8 @@ final class ListMemory: Sendable {
         var contents = 0
         var log = 0
         var caches = 0
-        var total: Int { contents + log + caches }
+        var measured = 0
+        var total: Int { contents + log + caches + measured }
     }
     private let state = Mutex(State())
 
@@ -57,6 +58,9 @@ final class ListMemory: Sendable {
 
     /// The list's caches (a snapshot's JSON) now hold `bytes`.
     func setCaches(_ bytes: Int) { change { $0.caches = bytes } }
+
+    /// The sizes browsers measured for its cells now hold `bytes` (``MeasuredSizes``).
+    func setMeasured(_ bytes: Int) { change { $0.measured = bytes } }
 
     /// What the caches hold (a write that changes the list drops them).
     var caches: Int { state.withLock { $0.caches } }

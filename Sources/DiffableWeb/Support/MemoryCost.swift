@@ -24,6 +24,12 @@ enum MemoryCost {
     }
 
     static func item(_ id: String) -> Int { itemOverhead + heapBytes(utf8: id.utf8.count) }
+
+    /// A measured cell's size kept at one width (``MeasuredSizes``): its dictionary entry (the
+    /// id's 16-byte `String` and the 16-byte size in a table kept at most three quarters full),
+    /// its place in the order of forgetting, and its own copy of the id (it came in a request).
+    static let measuredCellOverhead = 80
+    static func measuredCell(_ id: String) -> Int { measuredCellOverhead + heapBytes(utf8: id.utf8.count) }
     static func section(_ id: String) -> Int { sectionOverhead + heapBytes(utf8: id.utf8.count) }
 
     /// What a changeset adds to a list's cost (negative when it frees more than it adds).
