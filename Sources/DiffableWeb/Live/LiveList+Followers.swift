@@ -40,10 +40,12 @@ extension LiveList {
         reportClosed(followers.map(\.id))
     }
 
-    /// Sends a comment to every stream, so proxies keep idle connections open.
+    /// Sends a comment to every stream, so proxies keep idle connections open, and drops the
+    /// layouts of a list nobody used since the last heartbeat (``LayoutCache/dropIfIdle()``).
     func heartbeat() {
         let streams = state.withLock { $0.followers.streams }
         for stream in streams { _ = stream.heartbeat() }
+        layouts.dropIfIdle()
     }
 
     /// In the writer: the stream's first events are built outside the state lock (they ask
