@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// # Cost of an idle stream
 /// No thread and no CPU: when nothing is queued the connection is suspended in libmicrohttpd
-/// (out of its poll set); `send` queues the bytes and resumes it. A hang-up by the client is
+/// (out of its poll set); `send` queues the bytes and resumes it, while a heartbeat is written to
+/// the socket without resuming it (`heartbeat()`). A hang-up by the client is
 /// noticed by the server's watcher (an epoll set of stream sockets waiting for `EPOLLRDHUP`), so
 /// `onClose` runs within milliseconds even when no event is being sent.
 ///
