@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// # Cost of an idle stream
 /// No thread and no CPU: when nothing is queued the connection is suspended in libmicrohttpd
-/// (out of its poll set); `send` queues the bytes and resumes it. A hang-up by the client is
+/// (out of its poll set); `send` queues the bytes and resumes it, while a heartbeat is written to
+/// the socket without resuming it (`heartbeat()`). A hang-up by the client is
 /// noticed by the server's watcher (an epoll set of stream sockets waiting for `EPOLLRDHUP`), so
 /// `onClose` runs within milliseconds even when no event is being sent.
 ///
@@ -57,15 +58,17 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     public let id: UInt64
 
     private let connection: ConnectionHandle
-    private let socket: Int32
+    let socket: Int32
     private let bufferLimit: Int
+    /// Whether the body is chunked (an HTTP/1.1 client) or ends at the close (HTTP/1.0).
+    let chunked: Bool
     /// Whether the bytes on the wire are gzip (`Content-Encoding: gzip`).
     public let isCompressed: Bool
     /// The server-wide count of unsent bytes this stream adds to and takes from.
     private let budget: EventStreamBudget?
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
-    private enum Phase {
+    enum Phase {
         case open
         /// `close()`: flush what is queued, then end the response.
         case draining(CloseReason)
@@ -75,7 +78,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         case finished(CloseReason)
     }
 
-    private struct State {
+    struct State {
         var pending = SendBuffer()
         /// What this stream has added to the budget: its buffer's allocation (`heldBytes`).
         var charged = 0
@@ -89,12 +92,14 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         var closeWaiters: [CheckedContinuation<CloseReason, Never>] = []
         /// The deflate state of a compressed stream; dropped when the stream ends.
         var encoder: GzipEncoder?
+        var directHeartbeats = 0
     }
 
     /// With `compression`, the stream is gzip (unless zlib cannot set it up: see `isCompressed`).
     init(id: UInt64, connection: ConnectionHandle, socket: Int32, bufferLimit: Int, budget: EventStreamBudget? = nil,
-         compression: EventStreamCompression? = nil) {
+         compression: EventStreamCompression? = nil, chunked: Bool = true) {
         self.id = id
+        self.chunked = chunked
         self.connection = connection
         self.socket = socket
         self.bufferLimit = bufferLimit
@@ -196,19 +201,6 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// The memory the unsent bytes take (their buffer's allocation): what the stream counts
     /// against the server's budget (0 for an idle stream).
     public var heldByteCount: Int { state.withLock { $0.charged } }
-
-    /// A heartbeat comment (`: heartbeat`) that keeps proxies from closing an idle stream.
-    /// While earlier bytes are still unsent the stream is not idle, so nothing is queued (and
-    /// it returns `true`): a heartbeat never pushes a client still receiving a large event
-    /// over the buffer cap.
-    @discardableResult
-    public func heartbeat() -> Bool {
-        let bytes = EventStream.frameComment("heartbeat")
-        // A gzip stream that sent nothing since the previous heartbeat frees its deflate state here.
-        return enqueue(size: bytes.count, onlyIfIdle: true, plain: { $0.append(bytes) }) { pending, encoder in
-            encoder.heartbeat(bytes, appendingTo: &pending)
-        }
-    }
 
     /// Asks the client to wait `milliseconds` before reconnecting after a drop.
     @discardableResult
@@ -358,7 +350,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
 
     /// Queues an event: `plain` appends its bytes to the buffer of a plain stream; `compress`
     /// writes a gzip stream's through its encoder (returning `false` when zlib failed).
-    private func enqueue(size: Int, onlyIfIdle: Bool = false, plain: (inout SendBuffer) -> Bool,
+    func enqueue(size: Int, onlyIfIdle: Bool = false, plain: (inout SendBuffer) -> Bool,
                          _ compress: (inout [UInt8], GzipEncoder) -> Bool) -> Bool {
         let queued = state.withLock { s -> Bool in
             guard case .open = s.phase else { return false }
@@ -397,9 +389,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         return queued
     }
 
-    /// Ends a stream that could not queue an event (no memory). Under the lock; returns `false`.
-    private func fail(_ s: inout State) -> Bool {
-        s.phase = .aborting(.bufferOverflow)
+    /// Ends a stream that could not queue an event (no memory) or write a heartbeat. Under the
+    /// lock; returns `false`.
+    func fail(_ s: inout State, _ reason: CloseReason = .bufferOverflow) -> Bool {
+        s.phase = .aborting(reason)
         dropPending(&s)
         shutdownSocket()
         resumeIfSuspended(&s)

@@ -102,7 +102,8 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
             connection: handle,
             connectionID: connectionID(connection),
             method: HTTPMethod(method.map { String(cString: $0) } ?? "GET"),
-            rawPath: url.map { String(cString: $0) } ?? "/")
+            rawPath: url.map { String(cString: $0) } ?? "/",
+            chunked: version.map { String(cString: $0) != "HTTP/1.0" } ?? true)
         requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
         core.headReceived(connectionID: context.connectionID)
         if core.isDraining {

@@ -30,13 +30,15 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
     case .eventStream(let handler):
         socket = cmhd_connection_fd(connection)
         let gzip = response.headers["Content-Encoding"]?.lowercased() == "gzip"
-        if let opened = core.openStream(connection: context.connection, connectionID: context.connectionID, socket: socket, gzip: gzip) {
+        if let opened = core.openStream(connection: context.connection, connectionID: context.connectionID, socket: socket, gzip: gzip,
+                                       chunked: context.chunked) {
             stream = opened
             // zlib could not set up the stream: it goes out plain.
             if gzip && !opened.isCompressed { response.headers["Content-Encoding"] = nil }
             open = handler
             let retained = Unmanaged.passRetained(opened).toOpaque()
-            mhdResponse = MHD_create_response_from_callback(CMHD_SIZE_UNKNOWN, 4096, { cls, _, buffer, max in
+            let block = EventStream.responseBlockBytes(chunked: context.chunked)
+            mhdResponse = MHD_create_response_from_callback(CMHD_SIZE_UNKNOWN, block, { cls, _, buffer, max in
                 guard let cls, let buffer else { return CMHD_CONTENT_READER_END_WITH_ERROR }
                 return Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, capacity: max)
             }, retained, { cls in

@@ -63,7 +63,9 @@ public struct Limits: Sendable, Hashable {
     /// plus 2 KiB, which also holds the response head and an event stream's write buffer). A
     /// bigger header block is refused by libmicrohttpd itself (`431` in its own HTML, or the
     /// connection is closed). The pool is most of what an idle event stream costs: measured
-    /// 15 KiB per stream with the default, 18 KiB with an 8 KiB larger pool.
+    /// 15 KiB per stream with the default, 18 KiB with an 8 KiB larger pool; 10 KiB of the 18.6 KiB
+    /// an idle Mountains session with one stream costs (libmicrohttpd 0.9.75 sizes it at `accept`,
+    /// for every connection, and touches all of it: BENCHMARKS.md, session 10).
     public var maxHeaderBytes: Int
     /// Arguments in a request's query (`a=1&b=2` is two; every `&`-separated part counts, empty
     /// ones too). libmicrohttpd keeps each in a 64-byte record of the connection's memory pool

@@ -251,11 +251,11 @@ final class ServerCore: Sendable {
 
     /// Registers a new stream, or `nil` when the server is stopping.
     /// With `gzip`, the stream is compressed as `limits.eventStreamCompression` says.
-    func openStream(connection: ConnectionHandle, connectionID: UInt64, socket: Int32, gzip: Bool = false) -> EventStream? {
+    func openStream(connection: ConnectionHandle, connectionID: UInt64, socket: Int32, gzip: Bool = false, chunked: Bool = true) -> EventStream? {
         let stream = EventStream(
             id: nextStreamID.wrappingAdd(1, ordering: .relaxed).oldValue,
             connection: connection, socket: socket, bufferLimit: limits.maxEventStreamBufferBytes, budget: streamBudget,
-            compression: gzip ? limits.eventStreamCompression : nil)
+            compression: gzip ? limits.eventStreamCompression : nil, chunked: chunked)
         let (accepted, hungUp) = registry.withLock { r -> (Bool, Bool) in
             guard !r.stopping && !r.draining else { return (false, false) }
             r.streams[stream.id] = stream
@@ -337,6 +337,9 @@ final class RequestContext: Sendable {
     let connectionID: UInt64
     let method: HTTPMethod
     let rawPath: String
+    /// Whether the client speaks HTTP/1.1 (or later): its responses of unknown length go out
+    /// chunked (see `EventStream.responseBlockBytes`).
+    let chunked: Bool
     let started: ContinuousClock.Instant
     let state = Mutex(State())
 
@@ -363,11 +366,12 @@ final class RequestContext: Sendable {
         var stream: EventStream?
     }
 
-    init(connection: ConnectionHandle, connectionID: UInt64, method: HTTPMethod, rawPath: String) {
+    init(connection: ConnectionHandle, connectionID: UInt64, method: HTTPMethod, rawPath: String, chunked: Bool = true) {
         self.connection = connection
         self.connectionID = connectionID
         self.method = method
         self.rawPath = rawPath
+        self.chunked = chunked
         self.started = .now
     }
 

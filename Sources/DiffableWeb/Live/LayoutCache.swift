@@ -5,10 +5,17 @@ import Synchronization
 /// A list's layouts of one version, by viewport: a page, a stream's window and an event for
 /// the same viewport share one. Laying out runs outside the cache's lock (it asks the demo for
 /// its layout); at most 8 viewports are kept.
+///
+/// An idle list keeps none: ``dropIfIdle()`` (every heartbeat) forgets the layouts of a list
+/// that nobody laid out or read since the previous call, and the next use lays it out again
+/// (once, after at least a heartbeat interval of quiet). An idle Mountains session with one
+/// stream held two (its page's viewport and its stream's), ~1.2 KiB each.
 final class LayoutCache: Sendable {
     private struct Entries {
         var version = -1
         var layouts: [LayoutContainer: ListLayout] = [:]
+        /// A layout was asked for since the last ``dropIfIdle()``.
+        var used = false
     }
     private let entries = Mutex(Entries())
 
@@ -19,7 +26,8 @@ final class LayoutCache: Sendable {
     func layout(version: Int, snapshot: Snapshot<String, String>, container: LayoutContainer, measuredGeneration: Int,
                 make: () -> ListLayout) -> ListLayout {
         let cached = entries.withLock { entries -> ListLayout? in
-            entries.version == version ? entries.layouts[container] : nil
+            entries.used = true
+            return entries.version == version ? entries.layouts[container] : nil
         }
         if let cached, cached.snapshot.isIdentical(to: snapshot), cached.measuredGeneration == measuredGeneration { return cached }
         let layout = make()
@@ -54,4 +62,20 @@ final class LayoutCache: Sendable {
     func removeAll() {
         entries.withLock { $0 = Entries() }
     }
+
+    /// Forgets the layouts when none was asked for since the previous call (the list is idle).
+    /// - Returns: how many were dropped.
+    @discardableResult
+    func dropIfIdle() -> Int {
+        entries.withLock { entries in
+            defer { entries.used = false }
+            guard !entries.used, !entries.layouts.isEmpty else { return 0 }
+            let dropped = entries.layouts.count
+            entries = Entries()
+            return dropped
+        }
+    }
+
+    /// The layouts kept now.
+    var count: Int { entries.withLock { $0.layouts.count } }
 }

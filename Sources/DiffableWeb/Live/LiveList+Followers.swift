@@ -40,10 +40,12 @@ extension LiveList {
         reportClosed(followers.map(\.id))
     }
 
-    /// Sends a comment to every stream, so proxies keep idle connections open.
+    /// Sends a comment to every stream, so proxies keep idle connections open, and drops the
+    /// layouts of a list nobody used since the last heartbeat (``LayoutCache/dropIfIdle()``).
     func heartbeat() {
         let streams = state.withLock { $0.followers.streams }
         for stream in streams { _ = stream.heartbeat() }
+        layouts.dropIfIdle()
     }
 
     /// In the writer: the stream's first events are built outside the state lock (they ask
@@ -75,6 +77,8 @@ extension LiveList {
             sends.append((stream, "snapshot", epoch.wire(EventID(version: version, layout: sequence)), EventData(json)))
         }
         follower.signature = WindowUpdate.signature(of: follower.held)
+        // Equal to what other streams opened at this viewport hold: one copy for all.
+        follower.held = HeldWindows.shared.intern(follower.held, signature: follower.signature)
         // The headers and footers as this client now has them: the next apply compares with
         // these. (While nobody follows, applies record nothing, so without this the first
         // change after a stream opens would find no earlier HTML and send no update: a
