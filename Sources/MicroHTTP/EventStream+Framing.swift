@@ -1,13 +1,4 @@
 extension EventStream {
-    static func hasLineBreak(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            // Over raw bytes: `utf8.contains(where:)` was 7% of a keystroke's server time.
-            for byte in bytes where byte == 10 || byte == 13 { return true }
-            return false
-        }
-    }
-
     /// `event:`/`id:` lines, one `data:` line per line of `data`, and the blank line that ends
     /// the event (https://html.spec.whatwg.org/multipage/server-sent-events.html).
     static func frame(event: String?, id: String?, data: String) -> [UInt8] {
