@@ -31,7 +31,12 @@ request to decoding its event. Server CPU: user+system time of the server proces
 finer figure).
 
     python3 Benchmarks/datastar/compare.py [--rounds 3] [--sequence names|prefixes] [--cycles N]
-        [--binary .build/release/diffable-web] [--peer-gzip-level 9] [--no-get] [--json out.json]
+        [--binary .build/release/diffable-web] [--before OTHER-BINARY] [--peer-gzip-level 9] [--no-get]
+        [--json out.json]
+
+`--before` adds a fourth target, `before`: another build of DiffableWeb (say the previous
+commit's release binary) driven exactly as `ours`, in the same rounds, so that a change's
+before and after come from one run; its column's ratio is ours ÷ before.
 
 On first use it creates .build-bench/datastar-venv and installs requirements.txt from PyPI, then
 runs itself under that venv (uvloop for the client too). Only 127.0.0.1; bounded in count and time.
@@ -332,8 +337,10 @@ def start_server(kind, port, binary, peer_args=()):
 
 
 def run_target(kind, binary, keys, peer_args=()):
+    """`before` is DiffableWeb too (another binary): served and typed into as `ours`."""
     port = free_port()
-    process = start_server(kind, port, binary, peer_args)
+    process = start_server("ours" if kind == "before" else kind, port, binary, peer_args)
+    kind = "ours" if kind == "before" else kind
     try:
         # The first session types into a fresh server; the second types the same keystrokes
         # again (DiffableWeb keeps each query's results and each step's diff for every session
@@ -398,6 +405,7 @@ def main():
     parser.add_argument("--peer-gzip-level", type=int, default=9, help="the peer's GZipMiddleware compresslevel (9: Starlette's default)")
     parser.add_argument("--no-get", action="store_true", help="skip the per-keystroke @get target")
     parser.add_argument("--json", help="write every round's figures here")
+    parser.add_argument("--before", help="another diffable-web binary, measured as a `before` column in the same rounds")
     args = parser.parse_args()
     ensure_venv()
     import uvloop
@@ -406,13 +414,17 @@ def main():
         sys.exit(f"{args.binary} is missing: build it with `swift build -c release --product diffable-web`")
     cycles = args.cycles or (4 if args.sequence == "names" else 18)
     keys = keystrokes(cycles, args.sequence)
-    targets = ["ours", "datastar"] + ([] if args.no_get else ["datastar-get"])
+    targets = ["ours"] + (["before"] if args.before else []) + ["datastar"] + ([] if args.no_get else ["datastar-get"])
+    if args.before and not os.path.exists(args.before):
+        sys.exit(f"{args.before} is missing")
     rounds = []
+    load_before = os.getloadavg()
     for index in range(args.rounds):
         order = targets[index % len(targets):] + targets[:index % len(targets)]
         results = {}
         for kind in order:
-            results[kind] = run_target(kind, args.binary, keys, ["--gzip-level", str(args.peer_gzip_level)])
+            binary = args.before if kind == "before" else args.binary
+            results[kind] = run_target(kind, binary, keys, ["--gzip-level", str(args.peer_gzip_level)])
             g = results[kind]["gzip"]
             for mode, figures in results[kind].items():
                 if figures["other_events"]:
@@ -429,9 +441,10 @@ def main():
     print(f"\n## DiffableWeb and Datastar, the same {len(keys)} keystrokes ({what}, ×{cycles}), 1,467 mountains, 1 session\n")
     print(f"Median of {args.rounds} rounds (min–max); servers alternated, each fresh per round; the peer's gzip level "
           f"{args.peer_gzip_level}. Bytes: response body bytes read from the socket per event, without chunked framing "
-          "unless said. ours ÷ theirs: of the medians (min–max of the rounds' own ratios).\n")
-    header = "| | DiffableWeb | Datastar (stream + POST) | ours ÷ theirs |"
-    rule = "|---|---:|---:|---:|"
+          "unless said. ours ÷ theirs: of the medians (min–max of the rounds' own ratios). "
+          f"Load average (1 min) {load_before[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end.\n")
+    header = "| | DiffableWeb |" + (" DiffableWeb before | ours ÷ before |" if args.before else "") + " Datastar (stream + POST) | ours ÷ theirs |"
+    rule = "|---|---:|" + ("---:|---:|" if args.before else "") + "---:|---:|"
     if "datastar-get" in targets:
         header += " Datastar (@get per keystroke) | ours ÷ theirs |"
         rule += "---:|---:|"

@@ -127,6 +127,19 @@ function copyFrame(frame) {
   return { x: +frame.x, y: +frame.y, w: +frame.w, h: +frame.h };
 }
 
+/**
+ * A held cell's new frame: the server sends only the parts that changed (`{"y":64}`), the
+ * others are the frame the client holds.
+ */
+function mergeFrame(held, partial) {
+  return {
+    x: +(partial.x ?? held.x),
+    y: +(partial.y ?? held.y),
+    w: +(partial.w ?? held.w),
+    h: +(partial.h ?? held.h),
+  };
+}
+
 function normalizeCell(cell) {
   return { ...cell, frame: copyFrame(cell.frame), html: cell.html ?? "" };
 }
@@ -188,7 +201,7 @@ function applyWindow(model, data, change) {
         change.inserted.push(cell.id);
       }
     } else if (old) {
-      const to = copyFrame(raw.frame);
+      const to = mergeFrame(old.frame, raw.frame ?? {});
       change.moved.push({ id: raw.id, from: old.frame, to });
       old.frame = to;
       if (typeof raw.index === "number") old.index = raw.index;
@@ -198,7 +211,7 @@ function applyWindow(model, data, change) {
     const old = model.cells.get(id);
     if (!old) continue;
     model.cells.delete(id);
-    change.left.push({ id, from: old.frame, to: frame ? copyFrame(frame) : null });
+    change.left.push({ id, from: old.frame, to: frame ? mergeFrame(old.frame, frame) : null });
   }
 }
 

@@ -104,16 +104,23 @@ struct ChangesetEventTests {
         }
     }
 
-    @Test("after a delete above the window, held cells slide, one enters at the bottom, the deleted one is the client's own business")
-    func windowAfterChange() throws {
-        let before = try Self.numbersLayout(1_000)
+    /// A window 2,000 px down 1,000 numbers (`first`), then after `n3`, above it, is deleted
+    /// (`second`, laid out as `after`; `n40`'s content changed).
+    static func deleteAboveWindow() throws -> (window: StreamWindow, first: WindowUpdate, second: WindowUpdate, after: ListLayout) {
+        let before = try numbersLayout(1_000)
         let window = StreamWindow(container: LayoutContainer(width: 1000, height: 500), top: 2_000)
         let first = WindowUpdate(layout: before, rect: window.rect, held: [:]) { "<b>\($0.id)</b>" }
-        let after = try Self.numbersLayout(1_000, deleting: [3])
+        let after = try numbersLayout(1_000, deleting: [3])
         let second = WindowUpdate(layout: after, rect: window.rect, held: first.held, isDeleted: { $0 == "n3" },
                                   contentChange: { $0 == "n40" ? false : nil }) { "<b>\($0.id)</b>" }
+        return (window, first, second, after)
+    }
+
+    @Test("after a delete above the window, held cells slide, one enters at the bottom, the deleted one is the client's own business")
+    func windowAfterChange() throws {
+        let (window, first, second, after) = try Self.deleteAboveWindow()
         let moved: [String] = second.cells.compactMap { cell -> String? in
-            if case .moved(let id, _) = cell { return id }
+            if case .moved(let id, _, _) = cell { return id }
             return nil
         }
         let entered: [WireCell] = second.cells.compactMap { cell -> WireCell? in
@@ -126,6 +133,27 @@ struct ChangesetEventTests {
         #expect(second.updated.map(\.id) == (second.held["n40"] != nil ? ["n40"] : []))
         let same = WindowUpdate(layout: after, rect: window.rect, held: second.held) { _ in "" }
         #expect(same.cells.isEmpty && same.left.isEmpty && same.updated.isEmpty, "nothing changed: nothing to send")
+    }
+
+    @Test("a held cell that moved sends only the parts of its frame that changed, in the window and as it leaves")
+    func partialFrames() throws {
+        let (_, first, second, after) = try Self.deleteAboveWindow()
+        let tail = ChangesetEvent.windowTail(layout: after, update: second)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data("{\"version\":1".utf8 + tail)) as? [String: Any])
+        let moved = (json["cells"] as? [[String: Any]] ?? []).filter { $0["html"] == nil }
+        let left = json["left"] as? [[String: Any]] ?? []
+        #expect(!moved.isEmpty && !left.isEmpty)
+        for cell in moved + left {
+            let id = try #require(cell["id"] as? String)
+            let partial = try #require(cell["frame"] as? [String: Double])
+            // One column, rows of one height: a delete above moves a row up, nothing else.
+            #expect(Set(partial.keys) == ["y"], "\(id): \(partial)")
+            let held = try #require(first.held[id]), now = try #require(after.cell(id)).frame
+            #expect(partial["y"] == WireFrame(now).y && held.y != WireFrame(now).y)
+        }
+        let entered = (json["cells"] as? [[String: Any]] ?? []).filter { $0["html"] != nil }
+        #expect(entered.allSatisfy { Set((($0["frame"] as? [String: Double]) ?? [:]).keys) == ["x", "y", "w", "h"] },
+                "a cell new to the client has its whole frame")
     }
 
     @Test("the event log replays what a reconnecting client missed, or asks for a snapshot")
@@ -152,14 +180,14 @@ struct ChangesetEventTests {
         let cell = WireCell(id: text, kind: .item, section: "s\(text)", index: 3,
                             frame: WireFrame(LayoutRect(x: 10, y: 52.5, width: 316.67, height: 32)), html: "<span>\(text)</span>")
         var writer = JSONWriter()
-        writer.raw("{\"cells\":"); writer.windowCells([.entered(cell), .moved(id: text, frame: cell.frame)])
+        writer.raw("{\"cells\":"); writer.windowCells([.entered(cell), .moved(id: text, frame: cell.frame, from: WireFrame(LayoutRect(x: 10, y: 0, width: 300, height: 32)))])
         writer.raw(",\"updated\":"); writer.updates([WireUpdate(id: text, html: text, reload: true)])
         writer.raw(",\"inserted\":"); writer.runs([(text, 0, 4), ("b", 0, 5), ("c", 1, 0), ("d", 0, 9)]) { $0 == 0 ? "s" : "t" }
         writer.raw("}")
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any])
         let cells = decoded["cells"] as? [[String: Any]] ?? []
         #expect(cells.first?["id"] as? String == text && cells.first?["html"] as? String == "<span>\(text)</span>")
-        #expect(cells.last?["html"] == nil && (cells.last?["frame"] as? [String: Double])?["w"] == 316.67)
+        #expect(cells.last?["html"] == nil && cells.last?["frame"] as? [String: Double] == ["y": 52.5, "w": 316.67], "only what changed")
         #expect((decoded["updated"] as? [[String: Any]])?.first?["html"] as? String == text)
         let runs = decoded["inserted"] as? [[String: Any]] ?? []
         #expect(runs.map { $0["index"] as? Int } == [4, 0, 9] && runs.map { $0["section"] as? String } == ["s", "t", "s"])

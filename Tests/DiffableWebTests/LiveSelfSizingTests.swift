@@ -15,6 +15,9 @@ struct LiveSelfSizingTests {
         return (y, h)
     }
 
+    /// One part of a frame as an event gives it: a held cell's frame names only what changed.
+    func part(_ cell: [String: Any], _ key: String) -> Double? { (cell["frame"] as? [String: Any])?[key] as? Double }
+
     /// A phone's Mountains stream (one column of 44-px estimated rows, 10 px apart) and its first event.
     func phoneStream(_ live: LiveServer) async throws -> (cookie: String, stream: EventReader, id: String, cells: [[String: Any]], height: Double) {
         let cookie = try await live.newSession("/demos/mountains")
@@ -44,8 +47,8 @@ struct LiveSelfSizingTests {
         #expect(window.json["measured"] as? Bool == true)
         let moved = try #require(window.json["cells"] as? [[String: Any]])
         let byID = Dictionary(moved.compactMap { cell in (cell["id"] as? String).map { ($0, cell) } }, uniquingKeysWith: { a, _ in a })
-        #expect(byID[first].flatMap(frame)?.h == 100, "the measured row takes its height: \(window.data.prefix(300))")
-        #expect(byID[second].flatMap(frame)?.y == 120, "the next row follows it: 10 + 100 + 10")
+        #expect(byID[first].flatMap { part($0, "h") } == 100, "the measured row takes its height: \(window.data.prefix(300))")
+        #expect(byID[second].flatMap { part($0, "y") } == 120, "the next row follows it: 10 + 100 + 10")
         let grown = try #require((window.json["contentSize"] as? [String: Any])?["h"] as? Double)
         #expect(grown == height + 56)
 
@@ -109,7 +112,7 @@ struct LiveSelfSizingTests {
         let window = try await next(&stream)
         let moved = try #require(window.json["cells"] as? [[String: Any]])
         #expect(moved.first { $0["id"] as? String == first } == nil, "the first row did not move again: \(window.data.prefix(200))")
-        #expect(moved.contains { $0["id"] as? String == third && frame($0)?.h == 61 })
+        #expect(moved.contains { $0["id"] as? String == third && part($0, "h") == 61 })
         stream.socket.close()
     }
 

@@ -79,7 +79,8 @@ struct WindowClient {
             if let html = cell["html"] as? String {
                 cells[id] = Cell(frame: Self.frame(cell["frame"]), html: html)
             } else {
-                cells[id]?.frame = Self.frame(cell["frame"])
+                // A held cell's frame names only the parts that changed: merged with the one held.
+                cells[id]?.frame.merge(Self.frame(cell["frame"])) { _, new in new }
             }
         }
         for left in json["left"] as? [[String: Any]] ?? [] {

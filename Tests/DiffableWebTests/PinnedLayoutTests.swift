@@ -121,7 +121,7 @@ struct PinnedLayoutTests {
         // A change that grows section b moves its end, not its header: the band comes again.
         let grown = Self.layout(rows: [200, 260, 200])
         let next = WindowUpdate(layout: grown, rect: window.rect, held: update.held) { _ in "" }
-        #expect(!next.cells.contains { if case .moved(let id, _) = $0 { id == "header:b" } else { false } })
+        #expect(!next.cells.contains { if case .moved(let id, _, _) = $0 { id == "header:b" } else { false } })
         #expect(next.pinned.map(\.maxY) == [WireFrame.round(grown.result.sections[1].frame.maxY)])
         let tail = ChangesetEvent.windowTail(layout: grown, update: next)
         let object = "{" + String(decoding: tail.dropFirst(), as: UTF8.self)

@@ -194,4 +194,29 @@ struct EventStreamCompressionRatioTests {
         #expect(active == [true, false, true, false])
         #expect(clean, "the member (CRC-32 and length) and the body end cleanly after the state was freed")
     }
+
+    @Test("the default level deflates a typed sequence clearly smaller than level 1 (issue 22: bytes per keystroke)")
+    func defaultLevelPays() throws {
+        let list = MountainsLikeEvents()
+        var events: [[UInt8]] = [Array(list.snapshot().text.utf8)]
+        var previous = ""
+        for (index, query) in MountainsLikeEvents.queries.enumerated() {
+            events.append(Array(list.keystroke(version: index + 2, from: previous, to: query).text.utf8))
+            previous = query
+        }
+        /// The bytes of the keystrokes' events (after the snapshot) in one stream, each flushed.
+        func keystrokeBytes(_ settings: EventStreamCompression) throws -> Int {
+            let encoder = try #require(GzipEncoder(settings))
+            var total = 0
+            for (index, event) in events.enumerated() {
+                var output: [UInt8] = []
+                #expect(encoder.compress(event, appendingTo: &output))
+                if index > 0 { total += output.count }
+            }
+            return total
+        }
+        let chosen = try keystrokeBytes(EventStreamCompression())
+        let fastest = try keystrokeBytes(EventStreamCompression(level: 1))
+        #expect(Double(chosen) <= 0.93 * Double(fastest), "default \(chosen) B, level 1 \(fastest) B")
+    }
 }

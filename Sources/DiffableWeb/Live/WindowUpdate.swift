@@ -7,10 +7,11 @@ import CompositionalLayout
 /// Built from the cells the client holds (id → frame) and the layout's cells in the window, so it
 /// costs one screen whatever the list's length.
 struct WindowUpdate: Sendable {
-    /// A cell of the window: new to the client (with HTML), or held at another frame.
+    /// A cell of the window: new to the client (with HTML), or held at another frame (`from`:
+    /// the frame the client holds, so that only the parts that changed are sent).
     enum Cell: Sendable, Equatable {
         case entered(WireCell)
-        case moved(id: String, frame: WireFrame)
+        case moved(id: String, frame: WireFrame, from: WireFrame)
     }
 
     var cells: [Cell] = []
@@ -48,14 +49,14 @@ struct WindowUpdate: Sendable {
                                                frame: frame, html: html(cell), fits: cell.fits)))
                 continue
             }
-            if before != frame { cells.append(.moved(id: cell.id, frame: frame)) }
+            if before != frame { cells.append(.moved(id: cell.id, frame: frame, from: before)) }
             if let reload = contentChange(cell.id) {
                 updated.append(WireUpdate(id: cell.id, html: html(cell), reload: reload))
             }
         }
-        for id in held.keys where self.held[id] == nil && !isDeleted(id) {
+        for (id, before) in held where self.held[id] == nil && !isDeleted(id) {
             if let cell = layout.cell(id) {
-                left.append(WireMove(id: id, frame: WireFrame(cell.frame)))
+                left.append(WireMove(id: id, frame: WireFrame(cell.frame), from: before))
             } else {
                 dropped.append(id)
             }
@@ -83,17 +84,11 @@ extension JSONWriter {
         array(cells) { w, cell in
             switch cell {
             case .entered(let cell): w.cell(cell)
-            case .moved(let id, let frame):
+            case .moved(let id, let frame, let from):
                 w.raw("{\"id\":"); w.string(id)
-                w.raw(",\"frame\":"); w.frame(frame)
+                w.raw(",\"frame\":"); w.frame(frame, from: from)
                 w.raw("}")
             }
-        }
-    }
-
-    mutating func moves(_ moves: [WireMove]) {
-        array(moves) { w, move in
-            w.raw("{\"id\":"); w.string(move.id); w.raw(",\"frame\":"); w.frame(move.frame); w.raw("}")
         }
     }
 

@@ -31,14 +31,15 @@ extension JSONWriter {
         }
     }
 
-    /// `left`: held cells that left the window (with their new frame), then those gone (id only).
+    /// `left`: held cells that left the window (with the parts of their new frame that changed), then
+    /// those gone (id only).
     mutating func left(_ update: WindowUpdate) {
         raw("[")
         var first = true
         for move in update.left {
             if !first { raw(",") }
             first = false
-            raw("{\"id\":"); string(move.id); raw(",\"frame\":"); frame(move.frame); raw("}")
+            raw("{\"id\":"); string(move.id); raw(",\"frame\":"); frame(move.frame, from: move.from); raw("}")
         }
         for id in update.dropped {
             if !first { raw(",") }

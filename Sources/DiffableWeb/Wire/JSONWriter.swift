@@ -102,6 +102,18 @@ struct JSONWriter {
         raw("}")
     }
 
+    /// A held cell's frame as a change of the frame the client holds (`from`): only the parts
+    /// that differ (`{"y":64}`; `{}` when none do). The client merges it with its own.
+    mutating func frame(_ frame: WireFrame, from held: WireFrame) {
+        raw("{")
+        var first = true
+        if frame.x != held.x { raw("\"x\":"); number(frame.x); first = false }
+        if frame.y != held.y { if !first { raw(",") }; raw("\"y\":"); number(frame.y); first = false }
+        if frame.w != held.w { if !first { raw(",") }; raw("\"w\":"); number(frame.w); first = false }
+        if frame.h != held.h { if !first { raw(",") }; raw("\"h\":"); number(frame.h) }
+        raw("}")
+    }
+
     mutating func size(_ size: WireSize) {
         raw("{\"w\":"); number(size.w)
         raw(",\"h\":"); number(size.h)

@@ -56,9 +56,12 @@ struct WirePin: Codable, Equatable, Sendable {
     }
 }
 
+/// A held cell that left the window: its new frame, and the frame the client holds (`from`), so
+/// that only the parts that changed are sent.
 struct WireMove: Codable, Equatable, Sendable {
     var id: String
     var frame: WireFrame
+    var from: WireFrame
 }
 
 struct WireUpdate: Codable, Equatable, Sendable {
