@@ -41,6 +41,8 @@ async function start() {
   const statusElement = document.getElementById("status");
 
   const stats = { events: 0, animations: 0, domCells: 0, reconnects: 0 };
+  /** @type {Record<string, string> | null} the list's view state, as the last event stated it */
+  let listState = null;
   const model = new ListModel();
   const animator = new Animator(() => { stats.animations += 1; });
   const measurer = new Measurer(demo, model, postJSON);
@@ -90,6 +92,7 @@ async function start() {
       if (statusElement && typeof data.status === "string" && statusElement.textContent !== data.status) {
         statusElement.textContent = data.status; // text, never HTML
       }
+      if (data.state) listState = data.state;
       showState(data.state); // segmented controls, the search box: the list's real state
       showDetails(data.details);
     },
@@ -108,6 +111,8 @@ async function start() {
   window.diffableWeb = {
     stats, model, view, stream, measure, tree,
     reportedViewport: () => reporter.reported,
+    /** The list's view state the last event stated (e.g. `{query: "ab"}`). */
+    state: () => listState,
     viewportSettled: () => reporter.settled() && measurer.settled(view.elements.values()),
   };
 }

@@ -33,6 +33,17 @@ def open_page(driver, server, demo, width):
     wait_settled(driver)
 
 
+def type_and_settle(driver, field, text):
+    """Types `text` into the search field, waits for the list to state that query (its event
+    arrived: a loaded machine may answer after the page looked settled), then for the page to
+    settle."""
+    field.send_keys(text)
+    wait_until(lambda: driver.execute_script(
+        "return (window.diffableWeb.state() || {}).query === arguments[0].value", field),
+        message="the list to answer the query")
+    wait_settled(driver)
+
+
 def server_layout(driver, server, demo):
     viewport = driver.execute_script("return window.diffableWeb.reportedViewport()")
     status, body = api(server, "GET", f"/api/sessions/{share_id(driver)}/demos/{demo}/layout"
@@ -178,8 +189,7 @@ def test_typing_into_mountains_overlaps_no_cell_while_it_animates(driver, server
     field = driver.find_element(By.ID, "search")
     driver.execute_script(OVERLAP_WATCH_JS)
     for text in ("mo", Keys.BACKSPACE * 2, "ben", Keys.BACKSPACE, "a"):
-        field.send_keys(text)
-        wait_settled(driver)
+        type_and_settle(driver, field, text)
     frames, overlaps = driver.execute_script("window.__watching = false; return [window.__frames, window.__overlaps]")
     assert frames > 10, "the watch ran through the animations"
     assert overlaps == [], f"{len(overlaps)} overlapping frame-pairs, e.g. {overlaps[:5]}"
@@ -196,8 +206,7 @@ def test_typing_into_mountains_leaves_no_cell_overlapping(driver, server, width)
     open_page(driver, server, "mountains", width)
     field = driver.find_element(By.ID, "search")
     for text in ("mo", Keys.BACKSPACE * 2, "ben", Keys.BACKSPACE, "a"):
-        field.send_keys(text)
-        wait_settled(driver)
+        type_and_settle(driver, field, text)
         overlaps = driver.execute_script(OVERLAPS_JS)
         assert overlaps == [], f"at {width} px after {text!r}: {overlaps[:5]}"
     assert_frames_agree(driver, server, "mountains")
