@@ -25,8 +25,9 @@ enum StoreFixture {
     }
 
     /// A store under a new directory, with one session and its `numbers` list holding `items`.
-    static func store(_ directory: URL, items: [String] = ["n1"]) async throws -> (SQLiteSessionStore, ListKey) {
-        let store = try SQLiteSessionStore(directory: directory.path)
+    static func store(_ directory: URL, items: [String] = ["n1"], maximumHold: DispatchTimeInterval = .milliseconds(2))
+        async throws -> (SQLiteSessionStore, ListKey) {
+        let store = try SQLiteSessionStore(directory: directory.path, maximumHold: maximumHold)
         let id = SessionID.random()
         try await store.saveSession(id: id, shareID: SessionID.random())
         let key = ListKey(session: id, demo: "numbers")

@@ -30,7 +30,11 @@ extension LiveList {
     ///   list is then retired, and its session makes it again from what the store has.
     private func write<T: Sendable>(edit: Bool = false, _ body: @Sendable (ListTransaction) throws -> T) async throws -> T {
         typealias Saving = (ticket: EventOutbox<Send>.Ticket, receipt: SaveReceipt, storage: ListStorage)
+        // On its way from before it waits for the writer (from the start of its request, when
+        // the request announced it): a store committing in groups waits for it.
+        let incoming = storage == nil ? nil : IncomingWrite.claimRequest() ?? storage?.store.announceWrite()
         let (result, saving) = try await writer.run { () async throws -> (Result<T, any Error>, Saving?) in
+            defer { incoming?.settle() }
             guard !self.isRetired else { throw ListStoreError.retired }
             let ticket = self.outbox.hold()
             guard let storage = self.storage else {

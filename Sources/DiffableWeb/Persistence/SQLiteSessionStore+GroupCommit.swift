@@ -1,65 +1,85 @@
+import Dispatch
 import Synchronization
 
 // Group commit on the store's thread: a list's writer hands its write over and goes on; the
-// thread commits everything waiting as one transaction, and again while more arrived.
+// thread commits everything waiting as one transaction, when the queue says so (writes still
+// on their way are waited for, ``CommitQueue``).
 extension SQLiteSessionStore {
-    /// Writes waiting for the store's thread, in the order they were handed over.
-    struct CommitQueue {
-        struct Waiting {
-            var key: ListKey
-            var write: ListWrite
-            /// The write's receipt, and those of the derived writes it replaced.
-            var receipts: [SaveReceipt]
-        }
-        var waiting: [Waiting] = []
-        /// Where each list's last waiting write is in `waiting`.
-        var last: [ListKey: Int] = [:]
-        /// Whether a commit job is queued on the store's thread (or running).
-        var scheduled = false
-        /// Lists whose write failed: their later writes build on it and fail too, until the
-        /// list is read again (``list(_:)``).
-        var failed: Set<ListKey> = []
+    /// Announces a write on its way (see ``CommitQueue``).
+    func announceWrite() -> IncomingWrite? {
+        queue.withLock { $0.announce() }
+        return IncomingWrite { [weak self] in self?.settle() }
+    }
 
-        /// Adds `write`; a derived write replaces its list's last waiting write when that is
-        /// derived too (both are the list's whole state: only the later one needs saving).
-        mutating func add(_ key: ListKey, _ write: ListWrite, _ receipt: SaveReceipt) {
-            if write.derived, let index = last[key], waiting[index].write.derived {
-                waiting[index].write = write
-                waiting[index].receipts.append(receipt)
-                return
-            }
-            last[key] = waiting.count
-            waiting.append(Waiting(key: key, write: write, receipts: [receipt]))
-        }
-
-        /// Everything waiting, which is then no longer waiting (a later write cannot replace it).
-        mutating func take() -> [Waiting] {
-            defer { (waiting, last) = ([], [:]) }
-            return waiting
-        }
+    private func settle() {
+        act(queue.withLock { $0.settle(now: .now()) })
     }
 
     /// Hands `write` to the store's thread; the receipt completes once it is committed.
     func enqueue(_ key: ListKey, _ write: ListWrite) -> SaveReceipt {
         let receipt = SaveReceipt()
-        let schedule = queue.withLock { queue -> Bool in
-            queue.add(key, write, receipt)
-            defer { queue.scheduled = true }
-            return !queue.scheduled
-        }
-        if schedule { database.submit { self.commitWaiting($0) } }
+        act(queue.withLock { $0.add(key, write, receipt, now: .now()) })
         return receipt
     }
 
-    /// Commits everything waiting as one transaction (each write in a savepoint of its own, so
-    /// that one failing write fails alone), completes the receipts, and queues itself again
-    /// behind the thread's other jobs when more writes arrived meanwhile.
-    private func commitWaiting(_ connection: SQLiteConnection) {
-        let (batch, failed) = queue.withLock { queue in
-            if queue.waiting.isEmpty { queue.scheduled = false }
-            return (queue.take(), queue.failed)
+    /// Does what the queue answered.
+    private func act(_ next: CommitQueue.Next) {
+        switch next {
+        case .nothing: break
+        case .commit: database.submit { self.commitWaiting($0) }
+        case .armDeadline(let deadline):
+            DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
+                guard let self else { return }
+                act(queue.withLock { $0.deadlinePassed(now: .now()) })
+            }
         }
-        guard !batch.isEmpty else { return }
+    }
+
+    /// Commits everything waiting as one transaction, completes the receipts, and commits again
+    /// (behind the thread's other jobs) what arrived meanwhile, unless the queue holds it.
+    private func commitWaiting(_ connection: SQLiteConnection) {
+        let (batch, failed) = queue.withLock { ($0.take(), $0.failed) }
+        let (results, newlyFailed) = batch.isEmpty ? ([], []) : commit(batch, failed: failed, on: connection)
+        let next = queue.withLock { queue in
+            queue.failed.formUnion(newlyFailed)
+            return queue.committed(now: .now())
+        }
+        for (index, item) in batch.enumerated() {
+            for receipt in item.receipts { receipt.complete(results[index]) }
+        }
+        act(next)
+    }
+
+    /// Saves `batch` in one transaction, with no savepoint: the common case, where every write
+    /// succeeds. When one fails, the transaction is rolled back and the batch saved again write
+    /// by write (``commitEach(_:failed:on:)``), so that one bad write does not sink the others.
+    /// - Returns: each write's outcome, and the lists whose write failed.
+    private func commit(_ batch: [CommitQueue.Waiting], failed: Set<ListKey>, on connection: SQLiteConnection)
+        -> (results: [Result<Void, any Error>], failed: Set<ListKey>) {
+        let refused = batch.map { failed.contains($0.key) }
+        do {
+            try connection.transaction {
+                for (index, item) in batch.enumerated() where !refused[index] {
+                    try save(item.write, of: item.key, on: connection)
+                }
+            }
+            commits.add(1, ordering: .relaxed)
+            writesSaved.add(refused.count { !$0 }, ordering: .relaxed)
+            return (zip(batch, refused).map { item, refused in refused ? .failure(Self.earlierFailure(item.key)) : .success(()) }, [])
+        } catch {
+            let saving = refused.count { !$0 }
+            guard saving > 1 else {
+                // One write (or none) was saved: it is the one that failed.
+                return (batch.map { _ in .failure(error) }, Set(batch.map(\.key)))
+            }
+            return commitEach(batch, failed: failed, on: connection)
+        }
+    }
+
+    /// Saves `batch` write by write, each in a savepoint of one transaction: a write that fails
+    /// fails alone, with its list's later writes in the batch (they build on it).
+    private func commitEach(_ batch: [CommitQueue.Waiting], failed: Set<ListKey>, on connection: SQLiteConnection)
+        -> (results: [Result<Void, any Error>], failed: Set<ListKey>) {
         var results = [Result<Void, any Error>](repeating: .success(()), count: batch.count)
         var newlyFailed = Set<ListKey>()
         var saved = 0
@@ -67,12 +87,7 @@ extension SQLiteSessionStore {
             try connection.transaction {
                 for (index, item) in batch.enumerated() {
                     if failed.contains(item.key) || newlyFailed.contains(item.key) {
-                        results[index] = .failure(StoredListError(description: "an earlier change of \(item.key) was not saved"))
-                        continue
-                    }
-                    if batch.count == 1 {
-                        try save(item.write, of: item.key, on: connection)  // fails the transaction, which is this write
-                        saved += 1
+                        results[index] = .failure(Self.earlierFailure(item.key))
                         continue
                     }
                     try connection.run("SAVEPOINT list_write")
@@ -94,14 +109,10 @@ extension SQLiteSessionStore {
             results = results.map { _ in .failure(error) }
             newlyFailed.formUnion(batch.map(\.key))
         }
-        let more = queue.withLock { queue -> Bool in
-            queue.failed.formUnion(newlyFailed)
-            if queue.waiting.isEmpty { queue.scheduled = false }
-            return queue.scheduled
-        }
-        for (index, item) in batch.enumerated() {
-            for receipt in item.receipts { receipt.complete(results[index]) }
-        }
-        if more { database.submit { self.commitWaiting($0) } }
+        return (results, newlyFailed)
+    }
+
+    private static func earlierFailure(_ key: ListKey) -> any Error {
+        StoredListError(description: "an earlier change of \(key) was not saved")
     }
 }

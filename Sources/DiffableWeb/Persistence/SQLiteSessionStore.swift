@@ -7,7 +7,9 @@ import Synchronization
 /// All SQLite work runs on the store's own thread (``SQLiteDatabase``: one connection, opened
 /// `NOMUTEX`, used by that thread only); every method here awaits it, so no caller blocks a
 /// cooperative thread on I/O. A list's writes **commit in groups** on that thread
-/// (``write(_:from:_:undo:)``; `SQLiteSessionStore+GroupCommit.swift`). Reading a list back
+/// (``write(_:from:_:undo:)``; `SQLiteSessionStore+GroupCommit.swift`), held while other
+/// writes are on their way (``announceWrite()``, ``CommitQueue``), and with no savepoint
+/// unless a batch fails. Reading a list back
 /// (decoding its checkpoint, applying its changes) runs on the caller: the thread does I/O only.
 ///
 /// Schema (version 4):
@@ -28,8 +30,8 @@ final class SQLiteSessionStore: SessionStore {
     /// Changes kept before the checkpoint, for replay (the event log's capacity).
     let eventLogCapacity: Int
     let database: SQLiteDatabase
-    /// Writes waiting for the group commit (see `SQLiteSessionStore+GroupCommit.swift`).
-    let queue = Mutex(CommitQueue())
+    /// Writes waiting for the group commit, and when to commit them (``CommitQueue``).
+    let queue: Mutex<CommitQueue>
     /// Transactions the group commit made, and the writes they saved (tests read them).
     let commits = Atomic<Int>(0), writesSaved = Atomic<Int>(0)
 
@@ -37,11 +39,14 @@ final class SQLiteSessionStore: SessionStore {
     /// here, before the server starts, while the caller waits.
     /// - Throws: when the directory or file cannot be made, or the file's schema is newer than
     ///   this build knows (an older server must not write a newer store).
-    init(directory: String, eventLogCapacity: Int = 64) throws {
+    /// - Parameter maximumHold: the longest the group commit holds a write for the writes still
+    ///   on their way (``CommitQueue``; tests make it long, to see what ends a hold).
+    init(directory: String, eventLogCapacity: Int = 64, maximumHold: DispatchTimeInterval = .milliseconds(2)) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = URL(fileURLWithPath: directory).appendingPathComponent("diffable-web.sqlite").path
         self.path = path
         self.eventLogCapacity = max(1, eventLogCapacity)
+        queue = Mutex(CommitQueue(maximumHold: maximumHold))
         database = try SQLiteDatabase(path: path)
         try database.performAndWait { connection in
             // WAL: a commit is one append; NORMAL survives a crash of this process (kill -9),
@@ -183,7 +188,8 @@ final class SQLiteSessionStore: SessionStore {
     /// ones a checkpoint).
     func save(_ write: ListWrite, of key: ListKey, on connection: SQLiteConnection) throws {
         let (session, demo) = (SQLValue.text(key.session.value), SQLValue.text(key.demo))
-        let state = SQLValue.text(StoredList.json(write.state))
+        // Written only when it changed, or with a checkpoint: not made for every change.
+        var state: SQLValue { .text(StoredList.json(write.state)) }
         if write.derived {
             let updated = try connection.query("""
                 UPDATE lists SET version = ?, epoch = ?, state = ?, base_version = ?, base_sections = '[]', derived = 1

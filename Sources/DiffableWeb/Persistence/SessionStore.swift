@@ -54,6 +54,12 @@ public protocol SessionStore: Sendable {
     /// What a writer at `local` missed (another process wrote since), or `nil` when nothing.
     /// A store only one process writes answers `nil` at once, without reading anything.
     func catchUp(_ key: ListKey, from local: ListPosition) async throws -> ListCatchUp?
+    /// Tells the store that a write is on its way: called as a request that may write starts,
+    /// or before a write waits for its list's writer, and settled once
+    /// ``write(_:from:_:undo:)`` has returned (or the write came to nothing). A store that
+    /// commits in groups holds a write while others are on their way, rather than commit each
+    /// alone (SQLite's `CommitQueue`); others return `nil` (the default).
+    func announceWrite() -> IncomingWrite?
     /// Calls `changed` whenever another process saved a change to a list (a shared store;
     /// the default does nothing), and `connected` each time it starts listening (changes may
     /// have been missed before: every list should catch up).
@@ -63,6 +69,7 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
+    public func announceWrite() -> IncomingWrite? { nil }
     public func touchSessions(_ ids: [SessionID]) async throws {}
     public func observeChanges(connected: @escaping @Sendable () -> Void, changed: @escaping @Sendable (ListKey, Int) -> Void) {}
 }

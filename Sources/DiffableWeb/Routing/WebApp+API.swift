@@ -238,22 +238,25 @@ extension WebApp {
     /// and streams nothing.
     private func apply(_ list: LiveList, ifVersion: Int?, animating: Bool,
                        _ change: @escaping @Sendable (inout Snapshot<String, String>) throws(APIFailure) -> Void) async throws -> Response {
-        let update = try await list.edit { transaction in
-            try transaction.update(ifVersion: ifVersion, animatingDifferences: animating, change)
+        // The answer's figures only: the update itself holds the new snapshot, and kept while the
+        // store saves the change it would make the list's next write copy its whole storage.
+        let result = try await list.edit { transaction -> ApplyResult? in
+            guard let update = try transaction.update(ifVersion: ifVersion, animatingDifferences: animating, change) else { return nil }
+            let changes = update.changeset
+            return ApplyResult(version: update.version, changes: .init(
+                sectionsInserted: changes.sectionInsertions.count, sectionsDeleted: changes.sectionDeletions.count,
+                sectionsMoved: changes.sectionMoves.count, itemsInserted: changes.itemInsertions.count,
+                itemsDeleted: changes.itemDeletions.count, itemsMoved: changes.itemMoves.count,
+                itemsReloaded: changes.itemReloads.count, itemsReconfigured: changes.itemReconfigures.count))
         }
-        guard let update else {
+        guard let result else {
             throw APIFailure.conflict(current: list.version, expected: ifVersion ?? -1)
         }
-        let changes = update.changeset
-        return ApplyResult(version: update.version, changes: .init(
-            sectionsInserted: changes.sectionInsertions.count, sectionsDeleted: changes.sectionDeletions.count,
-            sectionsMoved: changes.sectionMoves.count, itemsInserted: changes.itemInsertions.count,
-            itemsDeleted: changes.itemDeletions.count, itemsMoved: changes.itemMoves.count,
-            itemsReloaded: changes.itemReloads.count, itemsReconfigured: changes.itemReconfigures.count)).response
+        return result.response
     }
 
-    struct ApplyResult {
-        struct Changes {
+    struct ApplyResult: Sendable {
+        struct Changes: Sendable {
             var sectionsInserted, sectionsDeleted, sectionsMoved, itemsInserted, itemsDeleted, itemsMoved, itemsReloaded, itemsReconfigured: Int
             static let none = Changes(sectionsInserted: 0, sectionsDeleted: 0, sectionsMoved: 0, itemsInserted: 0,
                                       itemsDeleted: 0, itemsMoved: 0, itemsReloaded: 0, itemsReconfigured: 0)

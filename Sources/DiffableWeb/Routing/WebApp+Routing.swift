@@ -6,12 +6,19 @@ import MicroHTTP
 
 extension WebApp {
     /// Handles one request. Never throws: every failure becomes a response.
+    ///
+    /// A request that may write is on its way to the store from here (``IncomingWrite``): a
+    /// store committing in groups holds the writes before it for it, while it is decoded.
     public func handle(_ request: Request) async -> Response {
-        do {
-            try checkOrigin(request)
-            return secured(try await route(request))
-        } catch {
-            return secured(errorResponse(httpError(for: error, request), for: request))
+        let incoming = request.method == .get || request.method == .head ? nil : store?.announceWrite()
+        defer { incoming?.settle() }
+        return await IncomingWrite.$request.withValue(incoming) {
+            do {
+                try checkOrigin(request)
+                return secured(try await route(request))
+            } catch {
+                return secured(errorResponse(httpError(for: error, request), for: request))
+            }
         }
     }
 
