@@ -54,7 +54,7 @@ final class SQLiteSessionStore: SessionStore {
             // truncates the WAL back to 16 MiB (a sweep deleting many idle sessions would
             // otherwise leave it at its peak; the file's freed pages are reused by new sessions).
             try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;"
-                                   + " PRAGMA cache_size = -65536; PRAGMA journal_size_limit = 16777216;")
+                                   + " PRAGMA cache_size = -8192; PRAGMA journal_size_limit = 16777216;")
             try Self.migrate(connection, path: path)
         }
     }
