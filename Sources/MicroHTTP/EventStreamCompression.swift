@@ -16,11 +16,13 @@ import Darwin
 /// (1,467 items, 1024×768, level 1): the first event 34,769 → ~7,200 bytes, a keystroke
 /// ~0.17× its plain bytes (a 1 KiB window: 0.20×), ~0.07 ms of zlib per keystroke.
 ///
-/// The level is 4 (session 10): on the captured events of the Datastar comparison's typed names
+/// The level is 3 (session 10): on the captured events of the Datastar comparison's typed names
 /// (BENCHMARKS.md, "Bytes per keystroke against Datastar … (session 10)") a keystroke's event is
 /// 1,047 B at level 1, 1,010 at 2, 968 at 3, 907 at 4, 848 at 5 and 810 at 6, for 33, 35, 43,
-/// 51, 68 and 123 µs of zlib per event: 4 is the first of zlib's lazy-matching levels, and the
-/// cheapest that brings a keystroke below 0.45× the peer's bytes.
+/// 51, 68 and 123 µs of zlib per event. Measured end to end on a quiet machine (compare.py, two
+/// rounds): level 4 gave 895 B a keystroke (0.44× the peer) for 0.284–0.308 ms of server CPU,
+/// level 3 962 B (0.47×) for 0.268 ms: 3 keeps both of issue 22's targets (≤ 0.5× the peer's
+/// bytes, ≤ 0.3 ms) with room.
 ///
 /// The deflate state costs ~150 KiB while a stream is active (`windowBits` 15, `memoryLevel`
 /// 5). A stream that sent no event between two heartbeats drops it (`GzipEncoder.heartbeat`):
@@ -32,7 +34,7 @@ import Darwin
 /// compressed once); smaller ones are compressed in each stream, against its history. A handler
 /// that sets `Content-Encoding` itself (`identity`, say) is left alone.
 public struct EventStreamCompression: Sendable, Hashable {
-    /// zlib's level, 1 (fastest) to 9 (4 by default: see above).
+    /// zlib's level, 1 (fastest) to 9 (3 by default: see above).
     public var level: Int
     /// The window is 2^windowBits bytes: 9 to 15.
     public var windowBits: Int
@@ -44,7 +46,7 @@ public struct EventStreamCompression: Sendable, Hashable {
     /// stream; smaller ones are compressed by each stream against what it sent before.
     public var spliceMinimumBytes: Int
 
-    public init(level: Int = 4, windowBits: Int = 15, memoryLevel: Int = 5, minimumBytes: Int = 0,
+    public init(level: Int = 3, windowBits: Int = 15, memoryLevel: Int = 5, minimumBytes: Int = 0,
                 spliceMinimumBytes: Int = 64 * 1024) {
         self.level = level
         self.windowBits = windowBits
