@@ -77,7 +77,11 @@ export class Animator {
    * arrives mid-animation does not make it jump.
    */
   slide(element, from, to) {
-    const start = this.#currentFrame(element) ?? from;
+    return this.#slideFrom(element, this.#currentFrame(element) ?? from, to);
+  }
+
+  /** `slide` from `start`, where the element is now (already read from its running animation). */
+  #slideFrom(element, start, to) {
     stop(element);
     place(element, to);
     if (start.x === to.x && start.y === to.y && start.w === to.w && (start.h === to.h || fits(element))) return null;
@@ -122,7 +126,7 @@ export class Animator {
     }
     return moves.map(({ element }, index) => fading.has(index)
       ? this.#fadeThrough(element, paths[index].from, paths[index].to)
-      : this.slide(element, paths[index].from, paths[index].to));
+      : this.#slideFrom(element, paths[index].from, paths[index].to));
   }
 
   /**

@@ -124,10 +124,4 @@ struct MeasuredSizes: Sendable {
         recency.append(width)
         return Recorded(changed: changed, previousGeneration: previous, forgot: table.forgot)
     }
-
-    /// Forgets every measurement (the list was replaced wholesale).
-    mutating func removeAll() {
-        tables.removeAll()
-        recency.removeAll()
-    }
 }
