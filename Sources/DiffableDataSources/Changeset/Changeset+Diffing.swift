@@ -226,7 +226,7 @@ extension Changeset {
 struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable> {
     /// The old snapshot's chunks and index.
     @usableFromInline let chunks: [Snapshot<SectionID, ItemID>.Chunk]
-    @usableFromInline let entries: [UInt64]
+    @usableFromInline let index: ItemIndex
     @usableFromInline let indexBits: Int
     @usableFromInline let indexCount: Int
     /// Per chunk id: the flat index of its first item.
@@ -235,12 +235,12 @@ struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
     @usableFromInline var chunkSection: [Int32]
     /// Per section index: the flat index of its first item; one more entry holds the total.
     @usableFromInline var sectionStart: [Int]
-    /// Exact offsets of the items of chunks whose hints were found stale.
-    @usableFromInline var repaired: [Int: [ItemID: Int]] = [:]
+    /// The items of chunks whose hints were found stale, by tag.
+    @usableFromInline var repaired: [Int: ChunkOffsets] = [:]
 
     @inlinable init(_ old: Snapshot<SectionID, ItemID>) {
         chunks = old.chunks
-        entries = old.index.entries
+        index = old.index
         indexBits = old.index.bits
         indexCount = old.index.count
         chunkFlatStart = [Int](repeating: 0, count: old.chunks.count)
@@ -276,10 +276,10 @@ struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
     /// The same, for an item whose tag is known.
     @inlinable mutating func position(of item: ItemID, tag: UInt32) -> (flat: Int, section: Int32)? {
         guard indexCount > 0 else { return nil }
-        let mask = entries.count &- 1
+        let mask = index.bucketCount &- 1
         var bucket = ItemIndex.home(ofTag: tag, bits: indexBits)
         while true {
-            let entry = entries[bucket]
+            let entry = index[bucket]
             if entry == 0 { return nil }
             if ItemIndex.tag(ofEntry: entry) == tag {
                 let slot = ItemIndex.slot(ofEntry: entry)
@@ -287,7 +287,7 @@ struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
                 let hint = Snapshot<SectionID, ItemID>.offsetHint(ofSlot: slot)
                 if chunkID < chunks.count {
                     let hintHolds = chunks[chunkID].items.withUnsafeBufferPointer { hint < $0.count && $0[hint] == item }
-                    if let offset = hintHolds ? hint : repairedOffset(of: item, inChunk: chunkID) {
+                    if let offset = hintHolds ? hint : repairedOffset(of: item, tag: tag, hint: hint, inChunk: chunkID) {
                         return (chunkFlatStart[chunkID] &+ offset, chunkSection[chunkID])
                     }
                 }
@@ -296,12 +296,55 @@ struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
         }
     }
 
-    @inlinable mutating func repairedOffset(of item: ItemID, inChunk chunkID: Int) -> Int? {
-        if let offsets = repaired[chunkID] { return offsets[item] }
+    /// The offset of an item whose hint is stale: looked for a few places either side of the
+    /// hint first (a hint is off by what was inserted or removed before it), then in its chunk's
+    /// items tabled by their stored tags once (no item is hashed): a probe and a comparison.
+    @inlinable mutating func repairedOffset(of item: ItemID, tag: UInt32, hint: Int, inChunk chunkID: Int) -> Int? {
+        if let near = Snapshot<SectionID, ItemID>.offset(of: item, tag: tag, in: chunks[chunkID], hint: hint, limit: .max, window: 16) {
+            return near
+        }
         let items = chunks[chunkID].items
-        var offsets = [ItemID: Int](minimumCapacity: items.count)
-        for (index, chunkItem) in items.enumerated() { offsets[chunkItem] = index }
+        if let offsets = repaired[chunkID] { return offsets.offset(of: item, tag: tag, in: items) }
+        let offsets = ChunkOffsets(tags: chunks[chunkID].tags)
         repaired[chunkID] = offsets
-        return offsets[item]
+        return offsets.offset(of: item, tag: tag, in: items)
+    }
+}
+
+/// A chunk's items by their stored tags, for finding an item whose offset hint went stale
+/// (an insertion or removal in the middle of its chunk moved it): an open-addressing table of
+/// (tag, offset) entries, built from the tags alone.
+@usableFromInline
+struct ChunkOffsets: Sendable {
+    @usableFromInline let table: [UInt64]
+    @usableFromInline let bits: Int
+
+    @inlinable init(tags: [UInt32]) {
+        var bits = 3
+        while 1 &<< bits < tags.count &* 2 { bits &+= 1 }
+        var table = [UInt64](repeating: 0, count: 1 &<< bits)
+        let mask = table.count &- 1
+        for (offset, tag) in tags.enumerated() {
+            var bucket = ItemIndex.home(ofTag: tag, bits: bits)
+            while table[bucket] != 0 { bucket = (bucket &+ 1) & mask }
+            table[bucket] = ItemIndex.entry(tag: tag, slot: offset)
+        }
+        self.table = table
+        self.bits = bits
+    }
+
+    /// Where `item` (whose tag is `tag`) is in `items` (the chunk's items, in step with the tags).
+    @inlinable func offset<ItemID: Equatable>(of item: ItemID, tag: UInt32, in items: [ItemID]) -> Int? {
+        let mask = table.count &- 1
+        var bucket = ItemIndex.home(ofTag: tag, bits: bits)
+        while true {
+            let entry = table[bucket]
+            if entry == 0 { return nil }
+            if ItemIndex.tag(ofEntry: entry) == tag {
+                let offset = ItemIndex.slot(ofEntry: entry)
+                if offset < items.count && items[offset] == item { return offset }
+            }
+            bucket = (bucket &+ 1) & mask
+        }
     }
 }

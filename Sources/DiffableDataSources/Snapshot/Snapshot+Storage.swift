@@ -111,16 +111,13 @@ extension Snapshot {
         }
 
         // 2. Index: one probe per item.
-        index.reserve(index.count + count)
-        var table = index.entries
-        index.entries = []  // `table` is now the only reference: written in place
-        let bits = index.bits
         let stored = chunks
-        var claimed = 0
-        table.withUnsafeMutableBufferPointer { table in
-            let mask = table.count &- 1
-            var start = 0, fresh = 0
-            claiming: while start < count {
+        /// Indexes the stored items in order through `table`; returns how many were indexed
+        /// before the first duplicate (all of them when there is none).
+        func claim<Table: BucketTable>(_ table: inout Table, buckets: Int, bits: Int) -> Int {
+            let mask = buckets &- 1
+            var start = 0, fresh = 0, claimed = 0
+            while start < count {
                 let chunkID: Int, end: Int, base: Int
                 if start < room {
                     chunkID = tailID; end = room; base = tailBase
@@ -142,7 +139,7 @@ extension Snapshot {
                             if other < stored.count,
                                Self.offset(of: newItems[position], tag: tag, in: stored[other], hint: Self.offsetHint(ofSlot: slot),
                                            limit: other == chunkID ? offset : .max) != nil {
-                                break claiming
+                                return claimed
                             }
                         }
                         bucket = (bucket &+ 1) & mask
@@ -152,8 +149,23 @@ extension Snapshot {
                 }
                 start = end
             }
+            return claimed
         }
-        index.entries = table
+        let claimed: Int
+        if count &* 8 >= index.bucketCount {
+            // A batch the size of the list: in one flat table (grown at once if need be), written in place.
+            var table = index.grownFlat(for: index.count + count) ?? index.takeFlat()
+            let (buckets, bits) = (table.count, index.bits)
+            claimed = table.withUnsafeMutableBufferPointer { table in claim(&table, buckets: buckets, bits: bits) }
+            index.putFlat(table)
+        } else {
+            // A few items: through the pages, of which a shared one is copied on its first write.
+            index.reserve(index.count + count)
+            var pages = index
+            index = ItemIndex()
+            claimed = claim(&pages, buckets: pages.bucketCount, bits: pages.bits)
+            index = pages
+        }
         index.count += claimed
 
         if claimed < count {
@@ -203,11 +215,12 @@ extension Snapshot {
         let newTags = newItems.map(Self.tag(of:))
         chunks[chunkID].items.insert(contentsOf: newItems, at: location.offset)
         chunks[chunkID].tags.insert(contentsOf: newTags, at: location.offset)
-        // The new items get exact offset hints, and so do the items they pushed along: their
-        // tags are at hand, so each is one probe of the index, no hashing. (Stale hints are still
-        // verified by readers, but a diff repairing them re-indexes the chunk with a hash per item.)
+        // The new items get exact offset hints; the items they pushed along keep theirs, now
+        // stale: readers verify a hint and scan its one chunk by tag when it misses (a diff
+        // tables the chunk's tags once, ``ChunkOffsets``). Repointing them cost a probe each and,
+        // in a copy of a snapshot, a copy of nearly every page of the index (their entries are
+        // scattered): a write would cost the size of the list.
         for (k, tag) in newTags.enumerated() { indexInsertNew(tag: tag, slot: Self.slot(chunk: chunkID, offset: location.offset + k)) }
-        reindexHints(ofChunk: chunkID, from: location.offset + newItems.count)
         if chunks[chunkID].items.count > Self.maximumChunkCount {
             let all = chunks[chunkID].items, allTags = chunks[chunkID].tags
             chunks[chunkID].items = Array(all[0..<Self.appendChunkCount])
@@ -223,17 +236,6 @@ extension Snapshot {
         }
         storage.count += newItems.count
         sections[location.section] = storage
-    }
-
-    /// Points the index entries of a chunk's items from `start` on at their current offsets
-    /// (after an insertion or removal shifted them). - Complexity: O(items from `start`), one
-    /// index probe each by the stored tag.
-    @inlinable mutating func reindexHints(ofChunk chunkID: Int, from start: Int) {
-        let tags = chunks[chunkID].tags
-        guard start < tags.count else { return }
-        for offset in start..<tags.count {
-            indexRelocate(tag: tags[offset], from: chunkID, to: Self.slot(chunk: chunkID, offset: offset))
-        }
     }
 
     /// Removes items known to be in the snapshot, and their reload/reconfigure marks.
@@ -261,12 +263,10 @@ extension Snapshot {
                 }
                 chunk.items.removeLast(chunk.items.count - kept)
                 chunk.tags.removeLast(chunk.tags.count - kept)
-                chunks[chunkID] = chunk
-                reindexHints(ofChunk: chunkID, from: 0)
+                chunks[chunkID] = chunk  // later items' hints go stale (see ``storeInserting(_:at:)``)
             } else if let offset = chunks[chunkID].items.firstIndex(of: doomed[0]) {
                 chunks[chunkID].items.remove(at: offset)
                 chunks[chunkID].tags.remove(at: offset)
-                reindexHints(ofChunk: chunkID, from: offset)
             }
             sections[section]?.count -= removed
             if chunks[chunkID].items.isEmpty {
