@@ -19,22 +19,50 @@ struct ListPipeline {
     var isIdle: Bool { !flying && drained.isEmpty && !refused }
 }
 
-/// Every list's pipeline, and when another process last wrote each list.
+/// Every list's pipeline; when another process last wrote each list, and since when this one
+/// writes it alone.
 struct SavePipelines {
     var lists: [ListKey: ListPipeline] = [:]
     var foreign: [ListKey: ContinuousClock.Instant] = [:]
+    var alone: [ListKey: ContinuousClock.Instant] = [:]
     var swept = ContinuousClock.now
+    /// How long this process writes a list serially before pipelining it (another process that
+    /// started writing it at about the same time is heard of by then; tests set it to zero).
+    var warmUp: Duration = .milliseconds(250)
 
     /// How long after another process wrote a list its writes stay serial.
     static let serialWindow: Duration = .seconds(5)
 
-    /// Notes that another process wrote `key` (forgetting, now and then, who wrote long ago).
+    /// How `key`'s next write is saved (without its refusal: see ``ListPipeline/refused``):
+    /// serially while another process wrote it lately, or this one has not written it alone
+    /// for ``warmUp``; pipelined then.
+    mutating func mode(_ key: ListKey, at now: ContinuousClock.Instant) -> SaveMode {
+        if let wrote = foreign[key] {
+            if now - wrote < Self.serialWindow { return .serial }
+            foreign[key] = nil
+        }
+        guard let since = alone[key] else {
+            alone[key] = now
+            sweep(at: now)
+            return warmUp == .zero ? .pipelined : .serial
+        }
+        return now - since < warmUp ? .serial : .pipelined
+    }
+
+    /// Notes that another process wrote `key`: serial for ``serialWindow`` from `now`, and
+    /// warmed up again after.
     mutating func wroteElsewhere(_ key: ListKey, at now: ContinuousClock.Instant) {
         foreign[key] = now
-        if foreign.count > 256, now - swept > Self.serialWindow {
-            foreign = foreign.filter { now - $0.value < Self.serialWindow }
-            swept = now
-        }
+        alone[key] = nil
+        sweep(at: now)
+    }
+
+    /// Now and then, forgets who wrote long ago (a list forgotten warms up again).
+    private mutating func sweep(at now: ContinuousClock.Instant) {
+        guard foreign.count + alone.count > 1_024, now - swept > Self.serialWindow else { return }
+        foreign = foreign.filter { now - $0.value < Self.serialWindow }
+        alone = alone.filter { now - $0.value < .seconds(60) }
+        swept = now
     }
 }
 
@@ -42,8 +70,9 @@ struct SavePipelines {
 enum SaveMode {
     /// Run at once and queued: saved with the writes around it, in the list's next round trip.
     case pipelined
-    /// Another process wrote the list lately: saved alone, after the pipeline drained, caught
-    /// up and run again under the row lock when it loses (``PostgresSessionStore/write(_:from:_:undo:)``).
+    /// Another process wrote the list lately, or this one only started writing it: saved
+    /// alone, after the pipeline drained, caught up and run again under the row lock when it
+    /// loses (``PostgresSessionStore/write(_:from:_:undo:)``).
     case serial
     /// An earlier save failed: refused until the list is read again.
     case refused
@@ -58,10 +87,7 @@ extension PostgresSessionStore {
     func saveMode(_ key: ListKey) -> SaveMode {
         pipelines.withLock { pipelines in
             if pipelines.lists[key]?.refused == true { return .refused }
-            guard let wrote = pipelines.foreign[key] else { return .pipelined }
-            if ContinuousClock.now - wrote < SavePipelines.serialWindow { return .serial }
-            pipelines.foreign[key] = nil
-            return .pipelined
+            return pipelines.mode(key, at: .now)
         }
     }
 

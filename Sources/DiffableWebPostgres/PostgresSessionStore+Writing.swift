@@ -50,6 +50,7 @@ extension PostgresSessionStore {
         }
         undo()
         wroteElsewhere(key)
+        contended(key, at: local)
         let conflicts = conflictCount.add(1, ordering: .relaxed).newValue
         // A lost race is normal when two processes write one list; said once per write, so
         // that a test (and an operator) can see the slow path run.
@@ -62,6 +63,18 @@ extension PostgresSessionStore {
             // A refused change (a bad operation) is the caller's error, not the store's.
             if let refused = error.closureError { throw refused }
             throw error
+        }
+    }
+
+    /// Tells the other processes that this one writes `key` too, when its save lost (and so
+    /// notified nothing): the winner then writes it serially for a while rather than pipeline
+    /// writes that this one's next save would make fail. Sent on its own (a refused write
+    /// rolls the locked transaction back, and its notification with it), without waiting; the
+    /// version in it is `local`'s, which those ahead of it ignore.
+    private func contended(_ key: ListKey, at local: ListPosition) {
+        let payload = "\(processID) \(key.session.value) \(key.demo) \(local.version)"
+        Task { [client, logger] in
+            _ = try? await client.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
         }
     }
 

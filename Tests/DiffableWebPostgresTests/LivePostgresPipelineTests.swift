@@ -1,7 +1,8 @@
-import DiffableWebPostgres
+@testable import DiffableWebPostgres
 import Foundation
 import Logging
 import MicroHTTP
+import Synchronization
 import Testing
 @testable import DiffableWeb
 
@@ -94,6 +95,7 @@ struct LivePostgresPipelineTests {
         let server = try PrivatePostgres.start()
         defer { server.stop() }
         let store = try await PostgresSessionStore(url: server.url, logger: Self.logger)
+        store.pipelines.withLock { $0.warmUp = .zero }  // pipelined from the first write
         let app = try await makeApp(store)
         let cookie = try await newSession(app)
         let key = ListKey(session: try #require(SessionID(cookie)), demo: "numbers")
@@ -149,6 +151,7 @@ struct LivePostgresPipelineTests {
     @Test("a pipelined save that lost fails its write; the list's writes are refused until it is read again, then saved serially")
     func lostSaveRefusesUntilRead() async throws {
         try await withTwoStores { one, two in
+            for store in [one, two] { store.pipelines.withLock { $0.warmUp = .zero } }
             let key = ListKey(session: SessionID.random(), demo: "numbers")
             try await one.saveSession(id: key.session, shareID: SessionID.random())
             #expect(try await one.createList(key, StoredList(demo: "numbers", version: 1, epoch: "e1", sections: [.init(id: "main", items: [])],
@@ -174,6 +177,53 @@ struct LivePostgresPipelineTests {
             let saved = try #require(try await two.list(key))
             #expect(saved.version == 4 && saved.events.map(\.data) == ["x2", "x3", "x4"])
         }
+    }
+
+    @Test("a process whose save lost tells the one that won: that one's writes of the list turn serial")
+    func lostRaceIsHeard() async throws {
+        try await withTwoStores { one, two in
+            one.pipelines.withLock { $0.warmUp = .zero }
+            let key = ListKey(session: SessionID.random(), demo: "numbers")
+            try await one.saveSession(id: key.session, shareID: SessionID.random())
+            #expect(try await one.createList(key, StoredList(demo: "numbers", version: 1, epoch: "e1", sections: [.init(id: "main", items: [])],
+                                                             state: [:])) == nil)
+            let heard = Heard()
+            one.observeChanges(connected: { heard.connected() }, changed: { _, _ in })
+            try await heard.waitConnected()
+            two.wroteElsewhere(key)  // the second writes serially (it heard of the first lately)
+            func write(_ version: Int, from base: Int, on store: PostgresSessionStore) async throws -> SaveReceipt {
+                try await store.write(key, from: ListPosition(version: base, epoch: "e1"), { _ in
+                    ((), ListWrite(version: version, epoch: "e1", changes: [], state: [:], checkpoint: nil))
+                }, undo: {}).saved
+            }
+            #expect(one.saveMode(key) == .pipelined)
+            try await write(2, from: 1, on: one).wait()
+            // The second is behind: its save loses, and its write, run again under the lock, is
+            // refused (nothing saved, nothing notified by the save).
+            await #expect(throws: (any Error).self) {
+                _ = try await two.write(key, from: ListPosition(version: 1, epoch: "e1"), { missed -> ((), ListWrite?) in
+                    if missed != nil { throw PipelineTestError(description: "refused after the catch-up") }
+                    return ((), ListWrite(version: 2, epoch: "e1", changes: [], state: [:], checkpoint: nil))
+                }, undo: {})
+            }
+            #expect(two.conflicts == 1)
+            var serial = false
+            for _ in 0..<200 where !serial {
+                serial = one.saveMode(key) == .serial
+                if !serial { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(serial, "the first process heard that the second writes the list too")
+        }
+    }
+}
+
+/// Whether a store's listening connection is up.
+private final class Heard: Sendable {
+    private let up = Mutex(false)
+    func connected() { up.withLock { $0 = true } }
+    func waitConnected() async throws {
+        for _ in 0..<400 where !up.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(50)) }
+        guard up.withLock({ $0 }) else { throw PipelineTestError(description: "the store never listened") }
     }
 }
 
