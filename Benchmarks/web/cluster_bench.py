@@ -293,11 +293,6 @@ def main():
               f"| {many['rate']:,.0f} | {many['p50']:.2f} · {many['p99']:.2f} | {many['cpu_us']:.0f} "
               f"| {r['event'][0]:.2f} · {r['event'][1]:.2f} "
               f"| {r['keys'][0]:.2f} · {r['keys'][1]:.2f} · {r['keys'][2]:.2f} |")
-    print(f"\n| storage | CPU µs/op by process, 1 list | CPU µs/op by process, {args.connections} lists |")
-    print("|---|---|---|")
-    for label, r in rows:
-        split = [" · ".join(f"{name} {value:.0f}" for name, value in r[which]["cpu"].items()) for which in ("one", "many")]
-        print(f"| {label} | {split[0]} | {split[1]} |")
     print(f"\nwrk -t1, {args.seconds} s per run, `POST …/operations` moving one item of a {args.items:,}-item Numbers "
           f"list; {args.samples} sequential API calls for op → event; {args.keystrokes} keystrokes of 1 session "
           f"({args.mountains:,} mountains) for keystroke → event. CPU: the serving processes (nodes, PostgreSQL, "
