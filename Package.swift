@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom"]),
         // The PostgreSQL store against a private PostgreSQL (initdb in a temporary directory).
         .testTarget(name: "DiffableWebPostgresTests", dependencies: [
-            "DiffableWebPostgres", "DiffableWeb",
+            "DiffableWebPostgres", "DiffableWeb", "MicroHTTP",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),

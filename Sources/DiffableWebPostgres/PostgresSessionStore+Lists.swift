@@ -5,7 +5,8 @@ import PostgresNIO
 // Reading lists back, making new ones, and what a writer missed.
 extension PostgresSessionStore {
     public func list(_ key: ListKey) async throws -> StoredList? {
-        try await client.withConnection { connection in try await self.list(key, on: connection) }
+        readAgain(key)
+        return try await client.withConnection { connection in try await self.list(key, on: connection) }
     }
 
     func list(_ key: ListKey, on connection: PostgresConnection) async throws -> StoredList? {

@@ -8,6 +8,8 @@ extension PostgresSessionStore {
     /// have been missed while it was down: catch up on every list).
     public func observeChanges(connected: @escaping @Sendable () -> Void, changed: @escaping @Sendable (ListKey, Int) -> Void) {
         let (configuration, logger, processID) = (listenConfiguration, logger, processID)
+        // Writes to that list are serial for a while (see ``SaveMode/serial``).
+        let wroteElsewhere: @Sendable (ListKey) -> Void = { [weak self] key in self?.wroteElsewhere(key) }
         let task = Task {
             var attempt = 0
             while !Task.isCancelled {
@@ -21,7 +23,9 @@ extension PostgresSessionStore {
                                 let parts = notification.payload.split(separator: " ")
                                 guard parts.count == 4, parts[0] != processID, let session = SessionID(String(parts[1])),
                                       let version = Int(parts[3]) else { continue }
-                                changed(ListKey(session: session, demo: String(parts[2])), version)
+                                let key = ListKey(session: session, demo: String(parts[2]))
+                                wroteElsewhere(key)
+                                changed(key, version)
                             }
                         }
                     } catch {

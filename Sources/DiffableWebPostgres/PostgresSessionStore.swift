@@ -10,13 +10,21 @@ import Synchronization
 /// The tables are SQLite's (``SQLiteSessionStore``), with times for expiry; the schema is an
 /// ordered list of migrations (`PostgresSessionStore+Schema.swift`).
 ///
-/// A write is saved optimistically, in one statement and one round trip: a compare-and-swap on
-/// the list's version that inserts the changes and notifies only when the list is still where
-/// this process left it (it is usually the list's only writer). When another process wrote
-/// first, the local change is undone, the list's row is locked (`SELECT … FOR UPDATE`), what
-/// the other wrote is caught up, and the change is made again and saved under the lock
-/// (`PostgresSessionStore+Writing.swift`). So two processes never save over each other, and
-/// each builds on the other's last change.
+/// A write is saved optimistically, with a compare-and-swap on the list's version that inserts
+/// the changes and notifies only when the list is still where this process left it (it is
+/// usually the list's only writer). The saves of a list are pipelined
+/// (`PostgresSessionStore+Pipeline.swift`): its writer goes on while a save is on its way, and
+/// the writes that queue up meanwhile go together in the next round trip, as one statement
+/// (``SaveRun``); each write's receipt completes once its statement committed. A pipelined
+/// save that loses (another process saved the list first) fails its writes and those after
+/// it: their requests are refused (503, try again), and the list is made again from the store.
+///
+/// A list another process wrote lately (a notification, or a lost save, in the last few
+/// seconds) is written serially instead: each write waits for its own save, and when another
+/// process wrote first, the local change is undone, the list's row is locked
+/// (`SELECT … FOR UPDATE`), what the other wrote is caught up, and the change is made again and
+/// saved under the lock (`PostgresSessionStore+Writing.swift`). So two processes never save
+/// over each other, and each builds on the other's last change.
 ///
 /// A save notifies the channel `diffable_web` with `<process> <session> <demo> <version>`:
 /// the other processes that follow that list read what they missed from the tables and send
@@ -31,10 +39,22 @@ public final class PostgresSessionStore: SessionStore {
     let logger: Logger
     let tasks = Mutex<[Task<Void, Never>]>([])
     let conflictCount = Atomic<Int>(0)
+    let pipelines = Mutex(SavePipelines())
+    let mergedCount = Atomic<Int>(0)
+    let roundTripCount = Atomic<Int>(0)
+    let refusedCount = Atomic<Int>(0)
 
     /// How many writes lost their optimistic save to another process's and were saved again
     /// under the list's row lock, since this store opened.
     public var conflicts: Int { conflictCount.load(ordering: .relaxed) }
+    /// How many pipelined writes were saved in the same statement as the write before them
+    /// (their list's writes queued up while a save was on its way), since this store opened.
+    public var mergedWrites: Int { mergedCount.load(ordering: .relaxed) }
+    /// How many statements pipelined saves took, since this store opened.
+    public var pipelinedSaves: Int { roundTripCount.load(ordering: .relaxed) }
+    /// How many pipelined writes were not saved (another process saved their list first, or
+    /// the database failed), and their requests refused, since this store opened.
+    public var refusedWrites: Int { refusedCount.load(ordering: .relaxed) }
 
     /// Connects to `url` (`postgres://user[:password]@host[:port]/database`, TLS with
     /// `?sslmode=require`), and brings the schema up to this build's.

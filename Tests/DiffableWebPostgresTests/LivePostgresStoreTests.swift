@@ -1,5 +1,5 @@
 import DiffableWeb
-import DiffableWebPostgres
+@testable import DiffableWebPostgres
 import Foundation
 import Logging
 import PostgresNIO
@@ -53,11 +53,16 @@ struct LivePostgresStoreTests {
     private static let key = ListKey(session: SessionID.random(), demo: "numbers")
 
     /// A private PostgreSQL with two stores on it (two processes), and an empty list saved.
-    private func withTwoProcesses(_ body: (PostgresSessionStore, PostgresSessionStore, PrivatePostgres) async throws -> Void) async throws {
+    /// `serial`: both write the list serially, as when each heard the other write it lately
+    /// (the lock-and-catch-up path; otherwise their writes are pipelined).
+    private func withTwoProcesses(serial: Bool = false, _ body: (PostgresSessionStore, PostgresSessionStore, PrivatePostgres) async throws -> Void) async throws {
         let server = try PrivatePostgres.start()
         defer { server.stop() }
         let first = try await PostgresSessionStore(url: server.url, eventLogCapacity: 64, logger: Self.logger)
         let second = try await PostgresSessionStore(url: server.url, eventLogCapacity: 64, logger: Self.logger)
+        if serial {
+            for store in [first, second] { store.wroteElsewhere(Self.key, at: .now + .seconds(3_600)) }
+        }
         do {
             try await first.saveSession(id: Self.key.session, shareID: SessionID.random())
             let empty = StoredList(demo: Self.key.demo, version: 1, epoch: "e1", sections: [.init(id: "main", items: [])], state: [:])
@@ -75,7 +80,7 @@ struct LivePostgresStoreTests {
     private func append(_ item: String, to list: inout ModelList, on store: PostgresSessionStore,
                         trace: inout WriteTrace) async throws -> Int {
         let before = list
-        return try await store.write(Self.key, from: list.position, { missed in
+        let (version, saved) = try await store.write(Self.key, from: list.position, { missed in
             trace.runs += 1
             trace.missed.append(missed)
             if let missed { list.catchUp(missed) }
@@ -84,12 +89,14 @@ struct LivePostgresStoreTests {
         }, undo: {
             trace.undone += 1
             list = before
-        }).value
+        })
+        try await saved.wait()
+        return version
     }
 
     @Test("a write at the head saves at once; one behind the head is undone, caught up and saved under the lock")
     func conflictUndoesAndCatchesUp() async throws {
-        try await withTwoProcesses { first, second, _ in
+        try await withTwoProcesses(serial: true) { first, second, _ in
             var a = ModelList(), b = ModelList()
             var traceA = WriteTrace(), traceB = WriteTrace()
             #expect(try await append("a1", to: &a, on: first, trace: &traceA) == 2)
@@ -116,7 +123,7 @@ struct LivePostgresStoreTests {
 
     @Test("two processes appending to one list at once lose nothing, and the versions are contiguous")
     func concurrentWritersLoseNothing() async throws {
-        try await withTwoProcesses { first, second, _ in
+        try await withTwoProcesses(serial: true) { first, second, _ in
             let count = 40
             async let fromFirst: [Int] = {
                 var list = ModelList(), trace = WriteTrace(), versions: [Int] = []
@@ -144,9 +151,9 @@ struct LivePostgresStoreTests {
         try await withTwoProcesses { first, second, _ in
             var list = ModelList(), trace = WriteTrace()
             _ = try await append("x", to: &list, on: first, trace: &trace)
-            _ = try await first.write(Self.key, from: list.position, { _ in
+            try await first.write(Self.key, from: list.position, { _ in
                 ((), ListWrite.derived(version: 3, epoch: "e1", state: ["query": "ben"]))
-            }, undo: {})
+            }, undo: {}).saved.wait()
             let derived = StoredList(demo: Self.key.demo, version: 3, epoch: "e1", sections: [], state: ["query": "ben"], derived: true)
             #expect(try await second.list(Self.key) == derived)
             guard case .list(let caughtUp)? = try await second.catchUp(Self.key, from: ListPosition(version: 2, epoch: "e1")) else {
@@ -158,9 +165,9 @@ struct LivePostgresStoreTests {
 
             // A write that is not derived carries a checkpoint: the list is ordinary again.
             let change = StoredChange(event: StoredEvent(version: 4, name: "snapshot", data: "{}"), changeset: nil)
-            _ = try await first.write(Self.key, from: ListPosition(version: 3, epoch: "e1"), { _ in
+            try await first.write(Self.key, from: ListPosition(version: 3, epoch: "e1"), { _ in
                 ((), ListWrite(version: 4, epoch: "e1", changes: [change], state: [:], checkpoint: [.init(id: "main", items: ["y", "z"])]))
-            }, undo: {})
+            }, undo: {}).saved.wait()
             let ordinary = try #require(try await second.list(Self.key))
             #expect(!ordinary.derived)
             #expect(ordinary.sections == [.init(id: "main", items: ["y", "z"])])
