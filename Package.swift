@@ -4,7 +4,7 @@
 // Layers point one way:
 //   diffable-web (executable) → DiffableWebCommands (flags, client) → DiffableWeb
 //   diffable-web-postgres (executable) → DiffableWebCommands, DiffableWebPostgres (postgres-nio) → DiffableWeb
-//   DiffableWeb → { DiffableDataSources, CompositionalLayout, CSQLite, MicroHTTP → { CMicroHTTPD, CZlib } }
+//   DiffableWeb → { DiffableDataSources, CompositionalLayout, CSQLite, CMalloc, MicroHTTP → { CMicroHTTPD, CZlib } }
 // DiffableDataSources and CompositionalLayout import nothing of ours; MicroHTTP knows nothing of lists.
 // `make run` builds only `diffable-web`; SwiftNIO and BoringSSL (for PostgreSQL) are built only for
 // `diffable-web-postgres` (`swift build --product diffable-web-postgres`, scripts/cluster) and by
@@ -56,6 +56,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // glibc's malloc tuning (malloc.h): the server's allocator policy.
+        .systemLibrary(name: "CMalloc"),
         // Swift HTTP + server-sent events over libmicrohttpd; knows nothing of lists.
         .target(
             name: "MicroHTTP",
@@ -65,7 +67,7 @@ let package = Package(
         .target(
             name: "DiffableWeb",
             dependencies: [
-                "DiffableDataSources", "CompositionalLayout", "MicroHTTP", "CSQLite",
+                "DiffableDataSources", "CompositionalLayout", "MicroHTTP", "CSQLite", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -121,7 +123,7 @@ let package = Package(
         .testTarget(name: "DiffableWebCommandsTests", dependencies: [
             "DiffableWebCommands", "DiffableWeb", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom"]),
+        .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom", "CMalloc"]),
         // The PostgreSQL store against a private PostgreSQL (initdb in a temporary directory).
         .testTarget(name: "DiffableWebPostgresTests", dependencies: [
             "DiffableWebPostgres", "DiffableWeb", "MicroHTTP",

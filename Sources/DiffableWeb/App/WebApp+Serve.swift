@@ -17,6 +17,7 @@ extension WebApp {
     public static func serve(_ configuration: WebConfiguration, host: String = "127.0.0.1", port: Int = 8080,
                              limits: Limits = Limits(), shutdownGrace: Duration = .seconds(5),
                              logger: Logger = Logger(label: "diffable-web")) async throws {
+        AllocatorPolicy.apply()
         let app = try await WebApp(configuration: configuration, logger: logger)
         var serverConfiguration = HTTPServer.Configuration(host: host, port: port, limits: limits)
         serverConfiguration.immediateHandler = { app.immediateResponse($0) }
