@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import DiffableWeb
 
@@ -35,6 +36,42 @@ struct SQLiteBatchCommitTests {
         #expect(store.writesSaved.load(ordering: .relaxed) - saves == 3)
         #expect(try await store.list(key)?.version == 4)
         #expect(store.queue.withLock { $0.inFlight } == 0)
+    }
+
+    @Test("a write held for another that never comes is committed at the deadline, by the store's own thread")
+    func theDeadlineCommitsWhatIsHeld() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, key) = try await StoreFixture.store(directory, maximumHold: .milliseconds(200))
+        let stuck = try #require(store.announceWrite())  // on its way, and it stays there
+        defer { stuck.settle() }
+        let write = try #require(store.announceWrite())
+        let start = ContinuousClock.now
+        let receipt = try await store.handOver(key, Self.write(2))
+        write.settle()
+        try await receipt.wait()
+        #expect(ContinuousClock.now - start >= .milliseconds(150), "held until the deadline")
+        #expect(try await store.list(key)?.version == 2)
+    }
+
+    @Test("a job queued for a deadline runs once it has passed, after the jobs queued meanwhile")
+    func timedJobs() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try SQLiteDatabase(path: directory.appendingPathComponent("timed.sqlite").path)
+        let order = Mutex<[String]>([])
+        let start = ContinuousClock.now
+        let ran = Mutex<Duration?>(nil)
+        database.submit(at: .now() + .milliseconds(100)) { _ in
+            order.withLock { $0.append("timed") }
+            ran.withLock { $0 = ContinuousClock.now - start }
+        }
+        try await database.perform { _ in order.withLock { $0.append("at once") } }
+        try await Task.sleep(for: .milliseconds(400))
+        try await database.perform { _ in }
+        #expect(order.withLock { $0 } == ["at once", "timed"])
+        let after = try #require(ran.withLock { $0 })
+        #expect(after >= .milliseconds(100))
     }
 
     @Test("a write with nothing else on its way is committed at once (not held)")

@@ -64,6 +64,12 @@ final class SQLiteDatabase: Sendable {
         jobs.append(job)
     }
 
+    /// Queues `job` for the database's thread once `deadline` has passed: the thread sleeps
+    /// until then if it has nothing else to do (no timer of Dispatch's, no other thread woken).
+    func submit(at deadline: DispatchTime, _ job: @escaping Job) {
+        jobs.append(job, at: deadline)
+    }
+
     /// Runs `body` on the database's thread and returns what it returns.
     func perform<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
@@ -100,10 +106,13 @@ private final class Slot<Value: Sendable>: Sendable {
 }
 
 /// The jobs waiting for a database's thread. The thread takes all of them at once, and sleeps
-/// on a semaphore when there are none (signalled once by the next job, or by ``close()``).
+/// on a semaphore when there are none (signalled once by the next job, or by ``close()``),
+/// until the first job queued for a deadline is due, if any.
 private final class JobQueue: Sendable {
     private struct State {
         var jobs: [SQLiteDatabase.Job] = []
+        /// Jobs queued for when their deadline has passed.
+        var timed: [(deadline: DispatchTime, job: SQLiteDatabase.Job)] = []
         var sleeping = false
         var closed = false
     }
@@ -124,6 +133,16 @@ private final class JobQueue: Sendable {
         if sleeper { wake.signal() }
     }
 
+    /// Queues `job` for when `deadline` has passed (the sleeping thread wakes to time its sleep).
+    func append(_ job: @escaping SQLiteDatabase.Job, at deadline: DispatchTime) {
+        let sleeper = state.withLock { state -> Bool in
+            state.timed.append((deadline, job))
+            defer { state.sleeping = false }
+            return state.sleeping
+        }
+        if sleeper { wake.signal() }
+    }
+
     /// Ends the thread once the jobs queued so far have run.
     func close() {
         let sleeper = state.withLock { state -> Bool in
@@ -134,21 +153,27 @@ private final class JobQueue: Sendable {
         if sleeper { wake.signal() }
     }
 
-    /// Every job waiting, in order; waits while there is none; `nil` once closed and empty.
+    /// Every job waiting, in order (with the timed jobs now due); waits while there is none,
+    /// until the next timed job is due; `nil` once closed and empty.
     func next() -> [SQLiteDatabase.Job]? {
         while true {
-            let batch = state.withLock { state -> [SQLiteDatabase.Job]? in
+            let (batch, until) = state.withLock { state -> ([SQLiteDatabase.Job]?, DispatchTime?) in
+                if !state.timed.isEmpty {
+                    let now = DispatchTime.now()
+                    for timed in state.timed where timed.deadline <= now { state.jobs.append(timed.job) }
+                    state.timed.removeAll { $0.deadline <= now }
+                }
                 if state.jobs.isEmpty {
-                    if state.closed { return nil }
+                    if state.closed { return (nil, nil) }
                     state.sleeping = true
-                    return []
+                    return ([], state.timed.map(\.deadline).min())
                 }
                 defer { state.jobs = [] }
-                return state.jobs
+                return (state.jobs, nil)
             }
             guard let batch else { return nil }
             if !batch.isEmpty { return batch }
-            wake.wait()
+            if let until { _ = wake.wait(timeout: until) } else { wake.wait() }
         }
     }
 }

@@ -28,7 +28,9 @@ extension SQLiteSessionStore {
         case .nothing: break
         case .commit: database.submit { self.commitWaiting($0) }
         case .armDeadline(let deadline):
-            DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
+            // On the store's thread, which sleeps until then when idle: arming a timer of
+            // Dispatch's for each hold woke two more threads per commit.
+            database.submit(at: deadline) { [weak self] _ in
                 guard let self else { return }
                 act(queue.withLock { $0.deadlinePassed(now: .now()) })
             }
