@@ -112,7 +112,7 @@ extension PostgresSessionStore {
             return (start, false)
         }
         if refused {
-            receipt.complete(.failure(PostgresStoreError(description: Self.refusedAfterFailure)))
+            receipt.complete(.failure(ListStoreError.lostRace(Self.refusedAfterFailure)))
         } else if start {
             Task { await self.send(key) }
         }
@@ -158,6 +158,7 @@ extension PostgresSessionStore {
             roundTripCount.add(runs.count, ordering: .relaxed)
             for (index, run) in runs.enumerated() {
                 let reason: String
+                let failure: any Error
                 do {
                     let statement = Self.saveStatement(run.write, of: key, over: run.base, processID: processID, keep: eventLogCapacity)
                     if try await self.run(statement) {
@@ -165,16 +166,18 @@ extension PostgresSessionStore {
                         continue
                     }
                     reason = Self.lostRace
+                    // The live layer makes the list again and runs the requests again on it.
+                    failure = ListStoreError.lostRace(reason)
                     wroteElsewhere(key)
                 } catch {
                     reason = String(describing: error)
+                    failure = PostgresStoreError(description: reason)
                 }
                 let failed = runs[index...].flatMap(\.receipts) + refuse(key)
                 refusedCount.add(failed.count, ordering: .relaxed)
                 logger.info("pipelined writes could not be saved; the list is made again from the store", metadata: [
                     "list": "\(key)", "from": "\(run.base.version)", "writes": "\(failed.count)", "reason": "\(reason)",
                 ])
-                let failure = PostgresStoreError(description: reason)
                 for receipt in failed { receipt.complete(.failure(failure)) }
                 break
             }

@@ -21,8 +21,9 @@ extension PostgresSessionStore {
     ///
     /// A write with nothing to save costs no round trip (it waits for the list's last queued
     /// save, if any).
-    /// - Throws: ``ListStoreError/saveFailed(_:)`` (`body` not run) while the list's writes
-    ///   are refused after a failed save, until it is read again.
+    /// - Throws: ``ListStoreError/lostRace(_:)`` (`body` not run) while the list's writes
+    ///   are refused after a failed save, until it is read again (the live layer makes it
+    ///   again and runs the request again).
     public func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
                                    _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt) {
         switch saveMode(key) {
@@ -32,10 +33,10 @@ extension PostgresSessionStore {
             return (value, enqueue(write, of: key, at: local))
         case .serial:
             await drain(key)
-            if case .refused = saveMode(key) { throw ListStoreError.saveFailed(Self.refusedAfterFailure) }
+            if case .refused = saveMode(key) { throw ListStoreError.lostRace(Self.refusedAfterFailure) }
             return try await serial(key, from: local, body, undo: undo)
         case .refused:
-            throw ListStoreError.saveFailed(Self.refusedAfterFailure)
+            throw ListStoreError.lostRace(Self.refusedAfterFailure)
         }
     }
 

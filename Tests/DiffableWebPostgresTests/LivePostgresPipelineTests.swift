@@ -122,7 +122,7 @@ struct LivePostgresPipelineTests {
         await reopened.close()
     }
 
-    @Test("two processes writing one list at once: nothing answered is lost, the versions are one chain, a refused write is a 503 that says try again")
+    @Test("two processes writing one list at once: nothing answered is lost, the versions are one chain, a write whose save lost runs again (a refused one is a 503 that says try again)")
     func twoProcessesOneList() async throws {
         try await withTwoStores { one, two in
             let (appOne, appTwo) = (try await makeApp(one), try await makeApp(two))
@@ -144,7 +144,9 @@ struct LivePostgresPipelineTests {
             #expect(saved.sections.first?.items.count == (first.sections.first?.items.count ?? 0) + answered.count)
             #expect(Set(answered) == Set((first.version + 1)...saved.version), "the answered versions are the saved chain")
             #expect(saved.events.map(\.version) == Array((saved.version - saved.events.count + 1)...saved.version))
-            #expect(one.refusedWrites + two.refusedWrites == a.refused.count + b.refused.count)
+            // A write whose pipelined save lost runs again on the list made again (WebApp): a
+            // refused answer needs a lost save behind it, at every one of its attempts.
+            #expect(a.refused.count + b.refused.count <= one.refusedWrites + two.refusedWrites)
         }
     }
 
@@ -167,7 +169,7 @@ struct LivePostgresPipelineTests {
             try await write(3, on: two).wait()
             // The first process did not hear of version 3 (it does not listen): its save loses.
             let lost = try await write(3, on: one)
-            await #expect(throws: PostgresStoreError.self) { try await lost.wait() }
+            await #expect(throws: ListStoreError.self) { try await lost.wait() }
             #expect(one.refusedWrites == 1)
             // Made on the lost write: refused before it runs.
             await #expect(throws: ListStoreError.self) { _ = try await write(4, on: one) }

@@ -21,6 +21,10 @@ public enum ListStoreError: Error, CustomStringConvertible {
     case retired
     /// The store could not be read or written (a list could not be made).
     case unavailable(String)
+    /// Another server process saved a change to this list first, and this write (and those
+    /// made on it) was not saved: the list is made again from the store, and the request may
+    /// run again on it (``WebApp`` does, a few times).
+    case lostRace(String)
 
     public var description: String {
         switch self {
@@ -28,6 +32,7 @@ public enum ListStoreError: Error, CustomStringConvertible {
         case .replaced: "the list was made again by another server process"
         case .retired: "the list is being reloaded from the store"
         case .unavailable(let reason): "the session store is unavailable: \(reason)"
+        case .lostRace(let reason): "the change could not be saved: \(reason)"
         }
     }
 }

@@ -27,7 +27,9 @@ extension LiveList {
     /// meanwhile commit together.
     /// - Throws: what `body` threw (whatever it applied before is saved and shown like any
     ///   change: the data source did change), or ``ListStoreError`` when the save failed: the
-    ///   list is then retired, and its session makes it again from what the store has.
+    ///   list is then retired, and its session makes it again from what the store has
+    ///   (``ListStoreError/lostRace(_:)``: another process saved first; the request may run
+    ///   again on the list made again).
     private func write<T: Sendable>(edit: Bool = false, _ body: @Sendable (ListTransaction) throws -> T) async throws -> T {
         typealias Saving = (ticket: EventOutbox<Send>.Ticket, receipt: SaveReceipt, storage: ListStorage)
         // On its way from before it waits for the writer (from the start of its request, when
@@ -68,6 +70,7 @@ extension LiveList {
             } catch {
                 outbox.discard(ticket)
                 retire(because: "\(error)", storage: storage)
+                if case ListStoreError.lostRace = error { throw error }  // the request may run again
                 throw ListStoreError.saveFailed("\(error)")
             }
         }

@@ -43,12 +43,12 @@ extension WebApp {
         switch Array(segments.dropFirst(5)) {
         case ["snapshot"]:
             try allow(request, ["GET", "HEAD", "PUT"])
-            if request.method == .put { return try await putSnapshot(request, list) }
+            if request.method == .put { return try await retryingLostRace(session, descriptor, list) { try await putSnapshot(request, $0) } }
             let json = try await heavyRead(session, list) { list.snapshotJSON { self.snapshotBody(list, $0, $1).bytes } }
             return Response(headers: ["Content-Type": "application/json"], body: .bytes(json))
         case ["operations"]:
             try allow(request, ["POST"])
-            return try await applyOperations(request, list)
+            return try await retryingLostRace(session, descriptor, list) { try await applyOperations(request, $0) }
         case ["layout"]:
             try allow(request, ["GET", "HEAD"])
             guard let size = viewportSize(width: request.query["width"], height: request.query["height"]) else {
@@ -66,7 +66,9 @@ extension WebApp {
             }
             try requireJSONOrEmpty(request)
             let parameters = try ActionParameters(body: request, for: action)
-            let (version, report) = try await list.perform(tail[1], parameters: parameters, client: "api", seq: nil)
+            let (version, report) = try await retryingLostRace(session, descriptor, list) { list in
+                try await list.perform(tail[1], parameters: parameters, client: "api", seq: nil)
+            }
             return Self.actionAnswer(version: version, report: report)
         case ["events"]:
             try allow(request, ["GET"])

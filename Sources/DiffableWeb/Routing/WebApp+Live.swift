@@ -65,7 +65,10 @@ extension WebApp {
         }
         let (session, cookie) = try await session(for: request)
         let list = try await list(session, descriptor)
-        let (version, report) = try await list.perform(name, parameters: parameters, client: parameters.string("client") ?? "default", seq: seq)
+        let client = parameters.string("client") ?? "default"
+        let (version, report) = try await retryingLostRace(session, descriptor, list) { list in
+            try await list.perform(name, parameters: parameters, client: client, seq: seq)
+        }
         if request.isForm {
             // A form without JavaScript: back to the page (Post/Redirect/Get).
             var location = "/demos/\(descriptor.name)"
