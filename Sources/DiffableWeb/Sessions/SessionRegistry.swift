@@ -30,7 +30,8 @@ final class SessionRegistry: Sendable {
     let maximumCount: Int
     let idleTimeout: Duration
     /// How many of the longest-idle sessions an eviction looks at to find one without an open
-    /// stream (a stream keeps its session fresh through heartbeats, so the first usually is).
+    /// stream (a watched session is marked seen once a minute by ``SessionMaintenance``, so
+    /// the first usually is).
     static let evictionScan = 8
 
     private struct State {
@@ -133,7 +134,8 @@ final class SessionRegistry: Sendable {
         state.withLock { $0.order.value(for: id) }
     }
 
-    /// Marks a session as seen now (heartbeats do, for sessions with open streams).
+    /// Marks a session as seen now (``SessionMaintenance`` does, once a minute, for sessions
+    /// with open streams).
     func touch(_ session: Session, now: ContinuousClock.Instant = .now) {
         state.withLock { _ = $0.touch(session.id, at: now, marking: store != nil) }
     }
