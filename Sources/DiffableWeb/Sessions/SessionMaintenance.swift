@@ -4,13 +4,14 @@
 ///
 /// # Watched sessions
 /// A session with an open stream never expires: the sweep keeps it, marking it seen when it
-/// reaches the idle end. It is also marked seen every ``touchInterval`` (a minute, or a quarter
-/// of the idle timeout if that is shorter), not every round: with a store, marking it seen is
-/// what tells other processes (and this one's next start) not to delete it, and the sweep
-/// writes those marks (`touchSessions`) for every session seen since the previous sweep. So a
-/// watched session's row is never older than the touch interval plus a round, far under the
-/// idle timeout after which a store deletes it. Marking 10,000 watched sessions every 15 s was
-/// a third of an idle server's CPU with SQLite (BENCHMARKS.md, "Idle streams (session 11)").
+/// reaches the idle end, and an eviction passes over it (``SessionRegistry``). It is also marked
+/// seen every ``touchInterval`` (a quarter of the idle timeout: 7.5 min by default), not every
+/// round: with a store, marking it seen is what tells other processes (and this one's next
+/// start) not to delete it, and the sweep writes those marks (`touchSessions`) for every
+/// session seen since the previous sweep. So a watched session's row is never older than a
+/// quarter of the idle timeout plus a round, well under the idle timeout after which a store
+/// deletes it. Marking 10,000 watched sessions every 15 s, in memory and in SQLite twice, was
+/// over a third of an idle server's CPU (BENCHMARKS.md, "Idle streams (session 11)").
 ///
 /// - Complexity: a round is O(sessions) (each visited once, O(1) each), plus what it expires.
 struct SessionMaintenance {
@@ -23,7 +24,7 @@ struct SessionMaintenance {
 
     init(sessions: SessionRegistry, roundInterval: Duration) {
         self.sessions = sessions
-        touchInterval = min(.seconds(60), sessions.idleTimeout / 4)
+        touchInterval = sessions.idleTimeout / 4
         touchEvery = max(1, Int(touchInterval / max(roundInterval, .milliseconds(1))))
     }
 
