@@ -5,15 +5,18 @@ For each binary, in one run: starts the release server (`--mountains 1467`, memo
 fresh SQLite store with `--store`), opens N sessions the way a browser does (the page, then
 one event stream on its list, accepting gzip unless `--plain`), waits for each stream's first
 event, then leaves them idle. The client keeps reading (heartbeats) but does nothing else.
-Reported per binary: RSS per session after `--idle-seconds` (default 35: past two
-heartbeats, idle gzip streams have freed their deflate state), the server's CPU over the
-last `--cpu-seconds` of that (heartbeats included), and the process's anonymous memory
+Reported per binary: RSS per session after `--idle-seconds` (default 130), the server's CPU
+over the last `--cpu-seconds` of that (default 60: two whole heartbeat intervals, 30 s or 15 s,
+and one minute's marking of watched sessions; heartbeats included). The 70 s before the CPU
+window let every idle gzip stream free its deflate state (two heartbeats of 30 s after its
+first event): 10,000 frees (`munmap`) are a one-off cost, a third of the idle CPU if they
+fall inside the window, and the process's anonymous memory
 (`/proc/PID/smaps_rollup`). `--no-stream`: the page visit only (what a session costs
 without its stream). Standard library only; everything on 127.0.0.1, bounded in count and time.
 
     python3 Benchmarks/web/idle_sessions.py --binary before=/work/bin/before --binary after=.build/release/diffable-web
 """
-import argparse, asyncio, os, resource, subprocess, sys, tempfile, time, zlib
+import argparse, asyncio, os, resource, signal, subprocess, sys, tempfile, time, zlib
 
 from keystroke_latency import free_port, rss_kib
 
@@ -99,7 +102,7 @@ class Client:
             if at >= 0 and text.find(b"\n\n", at) >= 0:
                 first.set_result(True)
         del inflater, text
-        # Idle from here: heartbeats arrive every 15 s; read and drop them.
+        # Idle from here: heartbeats arrive every 30 s (15 s before session 11); read and drop them.
         while await r.read(65536):
             pass
 
@@ -118,9 +121,17 @@ async def hold(port, args, pid):
     opened = time.monotonic() - opened
     settle = max(0.0, args.idle_seconds - args.cpu_seconds)
     await asyncio.sleep(settle)
+    profile = None
+    if args.perf:
+        # Over the CPU window only: where the idle server's time goes (`perf report -i FILE`).
+        profile = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-g", "-p", str(pid), "-o", f"{args.perf}-{args.name}.data"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     cpu0, t0 = cpu_seconds(pid), time.monotonic()
     await asyncio.sleep(args.idle_seconds - settle)
     cpu = (cpu_seconds(pid) - cpu0) / (time.monotonic() - t0)
+    if profile:
+        profile.send_signal(signal.SIGINT)
+        profile.wait(60)
     rss, smaps = rss_kib(pid), rollup(pid)
     heap = heap_in_use(pid) if args.heap else None
     for c in clients:
@@ -140,6 +151,7 @@ def measure(name, binary, args):
         time.sleep(1)
         before, smaps0 = rss_kib(server.pid), rollup(server.pid)
         heap0 = heap_in_use(server.pid) if args.heap else None
+        args.name = name
         opened, after, smaps, cpu, heap = asyncio.run(hold(port, args, server.pid))
         per = (after - before) / args.sessions
         anon = (smaps.get("Anonymous", 0) - smaps0.get("Anonymous", 0)) / args.sessions
@@ -158,13 +170,15 @@ def main():
     p.add_argument("--binary", action="append", required=True, help="NAME=PATH (repeat: measured in that order)")
     p.add_argument("--sessions", type=int, default=10_000)
     p.add_argument("--mountains", type=int, default=1467)
-    p.add_argument("--idle-seconds", type=float, default=35)
-    p.add_argument("--cpu-seconds", type=float, default=30, help="the last part of the idle time, over which CPU is measured")
+    p.add_argument("--idle-seconds", type=float, default=130)
+    p.add_argument("--cpu-seconds", type=float, default=60, help="the last part of the idle time, over which CPU is measured")
     p.add_argument("--store", action="store_true", help="a fresh SQLite store (the server's default) instead of memory only")
     p.add_argument("--plain", action="store_true", help="streams that do not accept gzip")
     p.add_argument("--no-stream", action="store_true", help="the page visit only: sessions without a stream")
     p.add_argument("--viewport", default="width=1024&height=768", help="the stream's query (a browser's viewport)")
     p.add_argument("--heap", action="store_true", help="also malloc's bytes in use per session (gdb; outside the CPU window)")
+    p.add_argument("--perf", metavar="PREFIX", help="also `perf record -e cpu-clock -g` the server over the CPU window, into PREFIX-NAME.data "
+                   "(the profile's own cost is in that binary's CPU figure)")
     p.add_argument("extra", nargs="*", help="more server flags (after --)")
     args = p.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

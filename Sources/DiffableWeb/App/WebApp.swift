@@ -29,6 +29,8 @@ public final class WebApp: Sendable {
     let healthResponse: Response
     /// Where heavy reads of large lists run, in turns between sessions (`heavyRead`).
     let heavyWork: HeavyWork
+    /// Every open stream's heartbeat, spread over the interval (run by ``runMaintenance()``).
+    let heartbeats: HeartbeatSchedule
 
     public init(configuration: WebConfiguration, logger: Logger = Logger(label: "DiffableWeb")) async throws {
         self.configuration = configuration
@@ -36,6 +38,7 @@ public final class WebApp: Sendable {
         heavyWork = HeavyWork(limits: .init(threads: configuration.heavyWorkThreads,
                                             waitingPerSession: configuration.heavyWorkWaitingPerSession,
                                             waitingTotal: configuration.heavyWorkWaitingTotal))
+        heartbeats = HeartbeatSchedule(interval: configuration.heartbeatInterval)
         demos = configuration.demos
         assetDirectories = Self.assetDirectories(configuration.demos)
         var names = Set<String>()
@@ -100,32 +103,20 @@ public final class WebApp: Sendable {
         return staticFiles.response(for: request).map(secured)
     }
 
-    /// Sends heartbeats and drops idle sessions until the task is cancelled.
+    /// Sends heartbeats (spread over the interval: ``HeartbeatSchedule``) and, once an interval,
+    /// drops idle layouts and idle sessions (``SessionMaintenance``) until the task is cancelled.
     public func runMaintenance() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: configuration.heartbeatInterval)
-            if Task.isCancelled { break }
-            var watched: [SessionID] = []
-            for session in sessions.all {
-                let lists = session.existingLists.values
-                guard !lists.isEmpty else { continue }
-                for list in lists { list.heartbeat() }
-                // A session someone is watching is not idle, whether or not they act.
-                if lists.contains(where: { $0.openStreamCount > 0 }) {
-                    sessions.touch(session)
-                    watched.append(session.id)
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.heartbeats.run() }
+            group.addTask {
+                var maintenance = SessionMaintenance(sessions: self.sessions, roundInterval: self.configuration.heartbeatInterval)
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: self.configuration.heartbeatInterval)
+                    if Task.isCancelled { break }
+                    let expired = maintenance.round().expired
+                    if expired > 0 { self.logger.debug("expired \(expired) idle sessions") }
                 }
             }
-            if let store {
-                // Other processes must not delete what this one's clients are watching.
-                do {
-                    try await store.touchSessions(watched)
-                } catch {
-                    logger.warning("could not mark watched sessions as seen", metadata: ["error": "\(error)"])
-                }
-            }
-            let expired = sessions.sweep()
-            if expired > 0 { logger.debug("expired \(expired) idle sessions") }
         }
     }
 

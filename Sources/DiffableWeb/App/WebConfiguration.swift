@@ -36,8 +36,12 @@ public struct WebConfiguration: Sendable {
     public var sessionIdleTimeout: Duration = .seconds(30 * 60)
     /// Events kept per list for reconnecting clients.
     public var eventLogCapacity = 256
-    /// Comment lines on idle streams, so proxies keep them open.
-    public var heartbeatInterval: Duration = .seconds(15)
+    /// How often each stream gets a comment line, so proxies keep idle streams open (spread
+    /// over the interval: ``HeartbeatSchedule``). 30 s stays under the idle timeouts of the
+    /// usual proxies and load balancers (Heroku's router 55 s, nginx's `proxy_read_timeout`
+    /// and AWS ALB's 60 s, Cloudflare's 100 s) and costs half the CPU of 15 s at 10,000 idle
+    /// streams (BENCHMARKS.md, "Idle streams (session 11)").
+    public var heartbeatInterval: Duration = .seconds(30)
     /// The viewport assumed until a client reports its own (the page's list is at most 1000 px wide).
     public var defaultViewport = (width: 1000.0, height: 768.0)
     /// Enables `POST /__test/drop-streams` (browser tests kill streams server-side with it).

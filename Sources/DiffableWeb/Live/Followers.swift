@@ -21,7 +21,6 @@ struct Followers: Sendable {
 
     var count: Int { all.count }
     var isEmpty: Bool { all.isEmpty }
-    var streams: [EventStream] { all.values.map(\.stream) }
 
     subscript(stream: EventStream) -> Follower? { all[Key(stream)] }
 

@@ -6,8 +6,9 @@ import Synchronization
 /// the same viewport share one. Laying out runs outside the cache's lock (it asks the demo for
 /// its layout); at most 8 viewports are kept.
 ///
-/// An idle list keeps none: ``dropIfIdle()`` (every heartbeat) forgets the layouts of a list
-/// that nobody laid out or read since the previous call, and the next use lays it out again
+/// An idle list keeps none: ``dropIfIdle()`` (every maintenance round, a heartbeat interval)
+/// forgets the layouts of a list that nobody laid out or read since the previous call, and the
+/// next use lays it out again
 /// (once, after at least a heartbeat interval of quiet). An idle Mountains session with one
 /// stream held two (its page's viewport and its stream's), ~1.2 KiB each.
 final class LayoutCache: Sendable {

@@ -40,11 +40,10 @@ extension LiveList {
         reportClosed(followers.map(\.id))
     }
 
-    /// Sends a comment to every stream, so proxies keep idle connections open, and drops the
-    /// layouts of a list nobody used since the last heartbeat (``LayoutCache/dropIfIdle()``).
-    func heartbeat() {
-        let streams = state.withLock { $0.followers.streams }
-        for stream in streams { _ = stream.heartbeat() }
+    /// Drops the layouts of a list nobody used since the last maintenance round
+    /// (``LayoutCache/dropIfIdle()``). (The streams' heartbeats are the app's
+    /// ``MicroHTTP/HeartbeatSchedule``'s, spread over the interval.)
+    func dropIdleLayouts() {
         layouts.dropIfIdle()
     }
 

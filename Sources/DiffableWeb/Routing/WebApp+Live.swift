@@ -22,7 +22,8 @@ extension WebApp {
         // EventSource sends Last-Event-ID itself; a client that re-creates its EventSource
         // passes it in the query instead.
         let lastEventID = request.lastEventID ?? request.query["lastEventId"]
-        return Response.eventStream { stream in
+        return Response.eventStream { [heartbeats] stream in
+            heartbeats.add(stream)
             list.attach(stream, window: window, lastEventID: lastEventID)
         }.with(cookie)
     }

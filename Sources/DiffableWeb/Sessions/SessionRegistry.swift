@@ -30,8 +30,11 @@ final class SessionRegistry: Sendable {
     let maximumCount: Int
     let idleTimeout: Duration
     /// How many of the longest-idle sessions an eviction looks at to find one without an open
-    /// stream (a stream keeps its session fresh through heartbeats, so the first usually is).
+    /// stream, and how many times: watched sessions met on the way are marked seen (moved to the
+    /// newest end: they are not idle) and it looks again, so an eviction does not depend on how
+    /// recently ``SessionMaintenance`` marked them (a quarter of the idle timeout).
     static let evictionScan = 8
+    static let evictionPasses = 4
 
     private struct State {
         var order = IdleOrder<SessionID, Session>()
@@ -133,7 +136,8 @@ final class SessionRegistry: Sendable {
         state.withLock { $0.order.value(for: id) }
     }
 
-    /// Marks a session as seen now (heartbeats do, for sessions with open streams).
+    /// Marks a session as seen now (``SessionMaintenance`` does, every quarter of the idle
+    /// timeout, for sessions with open streams).
     func touch(_ session: Session, now: ContinuousClock.Instant = .now) {
         state.withLock { _ = $0.touch(session.id, at: now, marking: store != nil) }
     }
@@ -166,10 +170,17 @@ final class SessionRegistry: Sendable {
             if let existing = state.order.touch(session.id, at: now) { return (existing, nil) }
             var victim: Session?
             if state.order.count >= maximumCount {
-                // The longest idle, preferring one without an open stream among the first few.
-                let candidates = state.order.oldest(Self.evictionScan)
-                let chosen = candidates.first { $0.openStreamCount == 0 } ?? candidates.first
-                if let chosen {
+                // The longest idle without an open stream, among the first few of each pass;
+                // when every pass finds only watched ones, the longest idle.
+                var chosen: Session?
+                for _ in 0..<Self.evictionPasses where chosen == nil {
+                    let candidates = state.order.oldest(Self.evictionScan)
+                    chosen = candidates.first { $0.openStreamCount == 0 }
+                    if chosen == nil {
+                        for watched in candidates { _ = state.touch(watched.id, at: now, marking: store != nil) }
+                    }
+                }
+                if let chosen = chosen ?? state.order.oldest(1).first {
                     // Stays in `seenSinceSweep` if it was seen: the next sweep marks it seen.
                     state.order.remove(chosen.id)
                     state.shared[chosen.shareID] = nil

@@ -1,0 +1,50 @@
+/// What the server does for its sessions once a heartbeat interval (the heartbeats themselves
+/// are a ``MicroHTTP/HeartbeatSchedule``'s, spread over the interval): idle lists drop their
+/// layouts, watched sessions are marked seen, and idle sessions expire (``SessionRegistry/sweep(now:)``).
+///
+/// # Watched sessions
+/// A session with an open stream never expires: the sweep keeps it, marking it seen when it
+/// reaches the idle end, and an eviction passes over it (``SessionRegistry``). It is also marked
+/// seen every ``touchInterval`` (a quarter of the idle timeout: 7.5 min by default), not every
+/// round: with a store, marking it seen is what tells other processes (and this one's next
+/// start) not to delete it, and the sweep writes those marks (`touchSessions`) for every
+/// session seen since the previous sweep. So a watched session's row is never older than a
+/// quarter of the idle timeout plus a round, well under the idle timeout after which a store
+/// deletes it. Marking 10,000 watched sessions every 15 s, in memory and in SQLite twice, was
+/// over a third of an idle server's CPU (BENCHMARKS.md, "Idle streams (session 11)").
+///
+/// - Complexity: a round is O(sessions) (each visited once, O(1) each), plus what it expires.
+struct SessionMaintenance {
+    let sessions: SessionRegistry
+    /// How often watched sessions are marked seen.
+    let touchInterval: Duration
+    /// Rounds between two marks (at least 1).
+    let touchEvery: Int
+    private(set) var rounds = 0
+
+    init(sessions: SessionRegistry, roundInterval: Duration) {
+        self.sessions = sessions
+        touchInterval = sessions.idleTimeout / 4
+        touchEvery = max(1, Int(touchInterval / max(roundInterval, .milliseconds(1))))
+    }
+
+    /// One round: layouts of lists nobody used since the last round are dropped, watched
+    /// sessions are marked seen when it is their turn, and idle sessions expire.
+    /// - Returns: how many watched sessions were marked seen, and how many sessions expired.
+    @discardableResult
+    mutating func round(now: ContinuousClock.Instant = .now) -> (touched: Int, expired: Int) {
+        rounds += 1
+        let touching = rounds % touchEvery == 0
+        var touched = 0
+        for session in sessions.all {
+            let lists = session.existingLists.values
+            guard !lists.isEmpty else { continue }
+            for list in lists { list.dropIdleLayouts() }
+            if touching, lists.contains(where: { $0.openStreamCount > 0 }) {
+                sessions.touch(session, now: now)
+                touched += 1
+            }
+        }
+        return (touched, sessions.sweep(now: now))
+    }
+}
