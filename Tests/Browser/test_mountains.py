@@ -26,13 +26,15 @@ def wait_for_list(driver, query, timeout=10):
     """Until the cells on screen are the first ones of `query`'s expected list; returns them."""
     expected = expected_mountains(query)
 
-    def check():
+    def matching():
         names = [cell["name"] for cell in visible_items(driver)]
-        if not expected:
-            return names == []
-        return bool(names) and names == expected[:len(names)]
-    wait_until(check, timeout=timeout, message=f"the cells of {query!r}")
-    return [cell["name"] for cell in visible_items(driver)]
+        shown = names == [] if not expected else bool(names) and names == expected[:len(names)]
+        return (names,) if shown else None
+    wait_until(matching, timeout=timeout, message=f"the cells of {query!r}")
+    # Then once nothing moves, in one read: cells are ordered by where they are on screen, and a
+    # read taken while a later event's cells slide can swap a row's neighbours on their way.
+    wait_settled(driver, timeout=timeout)
+    return wait_until(matching, timeout=timeout, message=f"the cells of {query!r}, settled")[0]
 
 
 def assert_frames_match_server(driver, server):
