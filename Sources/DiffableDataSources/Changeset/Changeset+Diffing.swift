@@ -296,15 +296,16 @@ struct OldItemPositions<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
         }
     }
 
-    /// The offset of an item whose hint is stale: looked for a few places either side of the
-    /// hint first (a hint is off by what was inserted or removed before it), then in its chunk's
-    /// items tabled by their stored tags once (no item is hashed): a probe and a comparison.
+    /// The offset of an item whose hint is stale: in its chunk's items tabled by their stored
+    /// tags, once the chunk has a table (a probe and a comparison); otherwise looked for a few
+    /// places either side of the hint (a hint is off by what was inserted or removed before
+    /// it), and only then is the chunk tabled (once, no item hashed).
     @inlinable mutating func repairedOffset(of item: ItemID, tag: UInt32, hint: Int, inChunk chunkID: Int) -> Int? {
+        let items = chunks[chunkID].items
+        if let offsets = repaired[chunkID] { return offsets.offset(of: item, tag: tag, in: items) }
         if let near = Snapshot<SectionID, ItemID>.offset(of: item, tag: tag, in: chunks[chunkID], hint: hint, limit: .max, window: 16) {
             return near
         }
-        let items = chunks[chunkID].items
-        if let offsets = repaired[chunkID] { return offsets.offset(of: item, tag: tag, in: items) }
         let offsets = ChunkOffsets(tags: chunks[chunkID].tags)
         repaired[chunkID] = offsets
         return offsets.offset(of: item, tag: tag, in: items)
