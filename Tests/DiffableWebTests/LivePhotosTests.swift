@@ -121,7 +121,9 @@ struct LivePhotosTests {
 
     @Test("a photo deleted while its image loads: the load finishes with no error and no event")
     func deletedWhileLoading() async throws {
-        let (live, cookie) = try await start(latency: 400...400)
+        // Loads take 2 s: the delete below lands well inside them on a loaded machine (with
+        // 400 ms a CI run under load once saw a load finish before the delete's event).
+        let (live, cookie) = try await start(latency: 2_000...2_000)
         defer { Task { await live.stop() } }
         var stream = try await live.events("/demos/photos/events?width=1000&height=768&top=0", cookie: cookie)
         _ = try await next(&stream)  // the snapshot; its window's loads start now
@@ -137,9 +139,12 @@ struct LivePhotosTests {
         let version = list.version
         let started = try #require(list.demo.data(for: "p001"))
         #expect(started["loaded"] == "false")
-        try await Task.sleep(for: .milliseconds(900))
-        #expect(list.version == version, "no apply after the loads finished")
+        #expect(await eventually(timeout: .seconds(20)) {
+            list.demo.details(of: list.dataSource.snapshot()).hasSuffix("images loaded 12 of 12 started")
+        }, "every load finished")
         #expect(list.demo.data(for: "p001")?["loaded"] == "true", "the load itself finished")
+        try await Task.sleep(for: .milliseconds(500))  // the time a finished load's apply would take
+        #expect(list.version == version, "no apply after the loads finished")
         let details = list.demo.details(of: list.dataSource.snapshot())
         #expect(details.hasSuffix("images loaded 12 of 12 started"), "\(details)")
         #expect(throws: (any Error).self, "no event: the stream stays quiet") { try stream.nextEvent(timeout: 0.3) }
