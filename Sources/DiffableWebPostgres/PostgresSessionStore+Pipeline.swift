@@ -100,7 +100,7 @@ extension PostgresSessionStore {
     /// Queues `write` (made at `base`), sending it now when no save of the list is on its way.
     /// - Returns: the receipt that completes once it is committed.
     func enqueue(_ write: ListWrite, of key: ListKey, at base: ListPosition) -> SaveReceipt {
-        let receipt = SaveReceipt()
+        let receipt = SaveReceipt(mayLoseRace: true)
         let (start, refused) = pipelines.withLock { pipelines -> (Bool, Bool) in
             var pipeline = pipelines.lists.removeValue(forKey: key) ?? ListPipeline()
             defer { pipelines.lists[key] = pipeline }

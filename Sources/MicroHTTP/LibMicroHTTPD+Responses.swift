@@ -51,6 +51,12 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
                 MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
         }
+    case .promised:
+        // `ServerCore.dispatch` waits for the promised response and delivers that one.
+        response = HTTPError(.internalServerError, code: "internal_error", message: "The response was not given").response
+        mhdResponse = response.body.bytes.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        }
     }
 
     context.state.withLock { s in

@@ -23,6 +23,9 @@ public struct Response: Sendable {
         /// A `text/event-stream` that stays open; `open` receives the stream once the headers
         /// are queued. See `Response.eventStream(headers:open:)`.
         case eventStream(@Sendable (EventStream) -> Void)
+        /// The response is given later, by whoever fulfils the promise (``ResponsePromise``):
+        /// its own status, headers and body replace this one's.
+        case promised(ResponsePromise)
     }
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Body) {

@@ -93,7 +93,8 @@ final class ServerCore: Sendable {
 
     // MARK: - Requests waiting for the handler
 
-    /// Runs the handler in a task; its response is delivered by resuming the connection.
+    /// Runs the handler in a task; its response is delivered by resuming the connection. A
+    /// promised response (``ResponsePromise``) is delivered by whoever fulfils it, on their thread.
     func dispatch(_ request: Request, context: RequestContext) {
         let accepted = registry.withLock { r -> Bool in
             guard !r.stopping else { return false }
@@ -116,21 +117,32 @@ final class ServerCore: Sendable {
                 ])
                 response = HTTPError(.internalServerError, code: "internal_error", message: "The request failed").response
             }
-            let draining = self.registry.withLock { r in
-                _ = r.pending.removeValue(forKey: ObjectIdentifier(context))
-                return r.draining
-            }
-            response.negotiateEventStreamCompression(for: request, self.limits.eventStreamCompression)
-            if draining {
-                // The client should not reuse a connection to a server that is going away.
-                response.headers["Connection"] = "close"
-                // Counted before the connection resumes: once it does, libmicrohttpd may send
-                // the response and complete the request before `deliver` returns, and the stop
-                // may already be reading the count.
-                context.deliver(response) { self.drainFinished.add(1, ordering: .relaxed) }
-            } else {
-                context.deliver(response)
-            }
+            self.answer(request, context: context, with: response)
+        }
+    }
+
+    /// Delivers the handler's `response`, or the promised one once it is given (the request
+    /// stays pending, so a stop waits for it, until then).
+    private func answer(_ request: Request, context: RequestContext, with response: Response) {
+        if case .promised(let promise) = response.body {
+            promise.whenFulfilled { [weak self] in self?.answer(request, context: context, with: $0) }
+            return
+        }
+        var response = response
+        let draining = registry.withLock { r in
+            _ = r.pending.removeValue(forKey: ObjectIdentifier(context))
+            return r.draining
+        }
+        response.negotiateEventStreamCompression(for: request, limits.eventStreamCompression)
+        if draining {
+            // The client should not reuse a connection to a server that is going away.
+            response.headers["Connection"] = "close"
+            // Counted before the connection resumes: once it does, libmicrohttpd may send
+            // the response and complete the request before `deliver` returns, and the stop
+            // may already be reading the count.
+            context.deliver(response) { self.drainFinished.add(1, ordering: .relaxed) }
+        } else {
+            context.deliver(response)
         }
     }
 

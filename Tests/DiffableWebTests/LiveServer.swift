@@ -18,7 +18,7 @@ struct LiveServer: Sendable {
         // cover the cap).
         configuration.limits.maxConnectionsPerAddress = 0
         configuration.immediateHandler = { app.immediateResponse($0) }
-        let server = try HTTPServer(configuration: configuration, logger: quietLogger) { await app.handle($0) }
+        let server = try HTTPServer(configuration: configuration, logger: quietLogger) { await app.respond($0) }
         try server.start()
         return LiveServer(app: app, server: server)
     }

@@ -13,10 +13,8 @@ struct LostRaceRetryTests {
     /// An app on a racing store in `directory`, and a new session's Numbers list in the API.
     static func numbers(in directory: URL) async throws -> (WebApp, RacingSessionStore, String) {
         let store = RacingSessionStore(try SQLiteSessionStore(directory: directory.path))
-        let app = try await makeApp { $0.sessionStore = store }
-        let created = await app.handle(Request(method: .post, target: "/api/sessions"))
-        let share = try #require(created.json?["id"] as? String)
-        return (app, store, "/api/sessions/\(share)/demos/numbers")
+        let (app, root) = try await numbersApp(on: store)
+        return (app, store, root)
     }
 
     @Test("an action, a script's operations and a PUT whose first save loses: answered 200, saved once, nothing of the lost try kept",
@@ -69,26 +67,18 @@ struct LostRaceRetryTests {
 
 /// A store whose next `losesNext` saves lose to "another process" (the write runs, its receipt
 /// fails with ``ListStoreError/lostRace(_:)``, nothing is saved), and otherwise is the store it wraps.
-final class RacingSessionStore: SessionStore {
-    private let base: any SessionStore
+final class RacingSessionStore: WrappingSessionStore {
+    let base: any SessionStore
     let losesNext = Atomic(0), lost = Atomic(0)
     init(_ base: any SessionStore) { self.base = base }
 
-    func session(id: SessionID) async throws -> StoredSession? { try await base.session(id: id) }
-    func session(shareID: SessionID) async throws -> StoredSession? { try await base.session(shareID: shareID) }
-    func saveSession(id: SessionID, shareID: SessionID) async throws { try await base.saveSession(id: id, shareID: shareID) }
-    func deleteSession(id: SessionID) async throws { try await base.deleteSession(id: id) }
-    func deleteSessions(idleFor idle: Duration) async throws -> Int { try await base.deleteSessions(idleFor: idle) }
-    func touchSessions(_ ids: [SessionID]) async throws { try await base.touchSessions(ids) }
-    func list(_ key: ListKey) async throws -> StoredList? { try await base.list(key) }
-    func createList(_ key: ListKey, _ list: StoredList) async throws -> StoredList? { try await base.createList(key, list) }
     func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
                             _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt) {
         let loses = losesNext.load(ordering: .acquiring) > 0
         guard loses else { return try await base.write(key, from: local, body, undo: undo) }
         losesNext.subtract(1, ordering: .acquiringAndReleasing)
         let (value, write) = try body(nil)
-        let receipt = SaveReceipt()
+        let receipt = SaveReceipt(mayLoseRace: true)
         if write != nil {
             lost.add(1, ordering: .acquiringAndReleasing)
             receipt.complete(.failure(ListStoreError.lostRace("another server process changed this list at the same time; try again")))
@@ -97,6 +87,4 @@ final class RacingSessionStore: SessionStore {
         }
         return (value, receipt)
     }
-    func catchUp(_ key: ListKey, from local: ListPosition) async throws -> ListCatchUp? { try await base.catchUp(key, from: local) }
-    func close() async { await base.close() }
 }

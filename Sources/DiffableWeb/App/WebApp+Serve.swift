@@ -22,7 +22,7 @@ extension WebApp {
         var serverConfiguration = HTTPServer.Configuration(host: host, port: port, limits: limits)
         serverConfiguration.immediateHandler = { app.immediateResponse($0) }
         let server = try HTTPServer(configuration: serverConfiguration, logger: logger) { request in
-            await app.handle(request)
+            await app.respond(request)
         }
         try server.start()
         logger.info("DiffableWeb on http://\(host):\(server.port)/ (public: \(configuration.publicDirectory), templates: \(configuration.templatesDirectory))")

@@ -187,29 +187,43 @@ public final class SaveReceipt: Sendable {
         return receipt
     }
 
-    private let state = Mutex<(result: Result<Void, any Error>?, waiters: [CheckedContinuation<Void, any Error>])>((nil, []))
+    private let state = Mutex<(result: Result<Void, any Error>?, waiters: [@Sendable (Result<Void, any Error>) -> Void])>((nil, []))
 
-    public init() {}
+    /// Whether the save may fail with ``ListStoreError/lostRace(_:)`` (another process saved
+    /// first): its request then runs again, so it waits for the outcome itself rather than
+    /// answering through a promise (``SaveDeferral``).
+    public let mayLoseRace: Bool
+
+    public init(mayLoseRace: Bool = false) { self.mayLoseRace = mayLoseRace }
+
+    /// Whether the outcome is known.
+    public var isComplete: Bool { state.withLock { $0.result != nil } }
 
     /// Records the outcome and wakes every waiter (the first outcome counts).
     public func complete(_ result: Result<Void, any Error>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+        let waiters = state.withLock { state -> [@Sendable (Result<Void, any Error>) -> Void] in
             guard state.result == nil else { return [] }
             state.result = result
             defer { state.waiters.removeAll() }
             return state.waiters
         }
-        for waiter in waiters { waiter.resume(with: result) }
+        for waiter in waiters { waiter(result) }
+    }
+
+    /// Calls `handler` with the outcome: at once when it is known, else on the thread that
+    /// completes the receipt (keep it short: on the SQLite store that is the store's thread).
+    public func whenComplete(_ handler: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let done = state.withLock { state -> Result<Void, any Error>? in
+            if let result = state.result { return result }
+            state.waiters.append(handler)
+            return nil
+        }
+        if let done { handler(done) }
     }
 
     public func wait() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let done = state.withLock { state -> Result<Void, any Error>? in
-                if let result = state.result { return result }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let done { continuation.resume(with: done) }
+            whenComplete { continuation.resume(with: $0) }
         }
     }
 }

@@ -5,20 +5,42 @@ import MicroHTTP
 // responses: JSON `{"error", "message"}` for scripts, an HTML page for browsers.
 
 extension WebApp {
-    /// Handles one request. Never throws: every failure becomes a response.
+    /// Handles one request and returns its response once it is complete (its writes saved).
+    /// Never throws: every failure becomes a response.
+    public func handle(_ request: Request) async -> Response {
+        await respond(request).settled
+    }
+
+    /// Handles one request for the server: a response, or a promise of one (MicroHTTP's
+    /// `ResponsePromise`) that the thread saving the request's writes fulfils (``SaveDeferral``).
+    /// Never throws: every failure becomes a response.
     ///
     /// A request that may write is on its way to the store from here (``IncomingWrite``): a
     /// store committing in groups holds the writes before it for it, while it is decoded.
-    public func handle(_ request: Request) async -> Response {
-        let incoming = request.method == .get || request.method == .head ? nil : store?.announceWrite()
+    public func respond(_ request: Request) async -> Response {
+        guard request.method != .get && request.method != .head else { return await answer(request) }
+        let incoming = store?.announceWrite()
         defer { incoming?.settle() }
-        return await IncomingWrite.$request.withValue(incoming) {
-            do {
-                try checkOrigin(request)
-                return secured(try await route(request))
-            } catch {
-                return secured(errorResponse(httpError(for: error, request), for: request))
-            }
+        let deferral = SaveDeferral()
+        let response = await IncomingWrite.$request.withValue(incoming) {
+            await SaveDeferral.$current.withValue(deferral) { await answer(request) }
+        }
+        let failed: @Sendable (any Error) -> Response = { [self] error in
+            // As when the request awaits its save (``LiveList``'s write).
+            secured(errorResponse(httpError(for: ListStoreError.saveFailed("\(error)"), request), for: request))
+        }
+        let promise = ResponsePromise()
+        let saved = deferral.settle { failure in promise.fulfil(failure.map(failed) ?? response) }
+        guard let saved else { return .promised(promise) }
+        return saved.map(failed) ?? response
+    }
+
+    private func answer(_ request: Request) async -> Response {
+        do {
+            try checkOrigin(request)
+            return secured(try await route(request))
+        } catch {
+            return secured(errorResponse(httpError(for: error, request), for: request))
         }
     }
 
