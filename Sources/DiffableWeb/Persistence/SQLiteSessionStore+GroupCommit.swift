@@ -60,11 +60,14 @@ extension SQLiteSessionStore {
         -> (results: [Result<Void, any Error>], failed: Set<ListKey>) {
         let refused = batch.map { failed.contains($0.key) }
         do {
+            var trims: [(ListKey, Int)] = []
             try connection.transaction {
                 for (index, item) in batch.enumerated() where !refused[index] {
-                    try save(item.write, of: item.key, on: connection)
+                    if let version = try save(item.write, of: item.key, on: connection) { trims.append((item.key, version)) }
                 }
+                try trimChunk(on: connection)
             }
+            for (key, version) in trims { trim(key, through: version) }
             commits.add(1, ordering: .relaxed)
             writesSaved.add(refused.count { !$0 }, ordering: .relaxed)
             return (zip(batch, refused).map { item, refused in refused ? .failure(Self.earlierFailure(item.key)) : .success(()) }, [])
@@ -85,6 +88,7 @@ extension SQLiteSessionStore {
         var results = [Result<Void, any Error>](repeating: .success(()), count: batch.count)
         var newlyFailed = Set<ListKey>()
         var saved = 0
+        var trims: [(ListKey, Int)] = []
         do {
             try connection.transaction {
                 for (index, item) in batch.enumerated() {
@@ -94,8 +98,9 @@ extension SQLiteSessionStore {
                     }
                     try connection.run("SAVEPOINT list_write")
                     do {
-                        try save(item.write, of: item.key, on: connection)
+                        let trim = try save(item.write, of: item.key, on: connection)
                         try connection.run("RELEASE list_write")
+                        if let trim { trims.append((item.key, trim)) }
                         saved += 1
                     } catch {
                         try? connection.run("ROLLBACK TO list_write")
@@ -105,6 +110,7 @@ extension SQLiteSessionStore {
                     }
                 }
             }
+            for (key, version) in trims { trim(key, through: version) }
             commits.add(1, ordering: .relaxed)
             writesSaved.add(saved, ordering: .relaxed)
         } catch {

@@ -23,7 +23,8 @@ import Synchronization
 ///   epoch and state here and nothing else (`base_sections` is `[]`, it has no changes);
 /// - `changes(session_id, demo, version, name, data, changeset, state)`: each change after the
 ///   checkpoint (with the demo state when it changed), and the last few before it (the event
-///   log a reconnecting client replays). A change is one `INSERT`: a version is written once
+///   log a reconnecting client replays); older ones are deleted a chunk per commit after the
+///   checkpoint (`SQLiteSessionStore+Trimming.swift`). A change is one `INSERT`: a version is written once
 ///   (a second writer of the same version is an error, never a silent overwrite).
 final class SQLiteSessionStore: SessionStore {
     let path: String
@@ -34,6 +35,9 @@ final class SQLiteSessionStore: SessionStore {
     let queue: Mutex<CommitQueue>
     /// Transactions the group commit made, and the writes they saved (tests read them).
     let commits = Atomic<Int>(0), writesSaved = Atomic<Int>(0)
+    /// Lists whose changes up to a version are to be deleted, a chunk per commit
+    /// (`SQLiteSessionStore+Trimming.swift`).
+    let pendingTrims = Mutex<[ListKey: Int]>([:])
 
     /// Opens or creates the store under `directory` (created if missing). Its schema work runs
     /// here, before the server starts, while the caller waits.
@@ -92,7 +96,10 @@ final class SQLiteSessionStore: SessionStore {
     }
 
     func deleteSession(id: SessionID) async throws {
-        try await database.perform { try $0.run("DELETE FROM sessions WHERE id = ?", [.text(id.value)]) }
+        try await database.perform { [self] connection in
+            try connection.run("DELETE FROM sessions WHERE id = ?", [.text(id.value)])
+            forgetTrims { $0.session == id }  // a session made again with this id starts at version 0
+        }
     }
 
     /// Deletes the sessions not seen for `idle` (their lists and changes go with them). The
@@ -100,8 +107,10 @@ final class SQLiteSessionStore: SessionStore {
     func deleteSessions(idleFor idle: Duration) async throws -> Int {
         let milliseconds = idle.components.seconds * 1000 + idle.components.attoseconds / 1_000_000_000_000_000
         let before = Self.now() - Int(milliseconds)
-        return try await database.perform { connection in
-            try connection.query("DELETE FROM sessions WHERE seen_at < ? RETURNING 1", [.integer(before)]).count
+        return try await database.perform { [self] connection in
+            let deleted = try connection.query("DELETE FROM sessions WHERE seen_at < ? RETURNING 1", [.integer(before)]).count
+            if deleted > 0 { forgetTrims { _ in true } }  // their rows are gone; the rest wait for their next checkpoint
+            return deleted
         }
     }
 
@@ -121,6 +130,7 @@ final class SQLiteSessionStore: SessionStore {
     func list(_ key: ListKey) async throws -> StoredList? {
         queue.withLock { _ = $0.failed.remove(key) }  // the list is made again from what is saved
         let (session, demo) = (SQLValue.text(key.session.value), SQLValue.text(key.demo))
+        let capacity = eventLogCapacity
         let rows = try await database.perform { connection -> (list: [SQLValue], changes: [[SQLValue]])? in
             try connection.transaction {
                 guard let list = try connection.query("""
@@ -128,8 +138,11 @@ final class SQLiteSessionStore: SessionStore {
                     """, [session, demo]).first else { return nil }
                 // A derived list has no changes to read.
                 guard list[5].integer == 0 else { return (list, []) }
-                return (list, try connection.query("SELECT version, name, data, changeset, state FROM changes WHERE session_id = ? AND demo = ? ORDER BY version",
-                                                   [session, demo]))
+                // From the replay log before the checkpoint: older rows wait to be trimmed.
+                let from = (list[3].integer ?? 0) - capacity
+                return (list, try connection.query("""
+                    SELECT version, name, data, changeset, state FROM changes WHERE session_id = ? AND demo = ? AND version > ? ORDER BY version
+                    """, [session, demo, .integer(from)]))
             }
         }
         guard let rows else { return nil }
@@ -186,7 +199,10 @@ final class SQLiteSessionStore: SessionStore {
     /// changes; an ordinary one inserts its changes, and at a checkpoint rewrites the row (which
     /// makes a derived list ordinary again: the live layer gives the first write after derived
     /// ones a checkpoint).
-    func save(_ write: ListWrite, of key: ListKey, on connection: SQLiteConnection) throws {
+    /// - Returns: after a checkpoint, the version up to which the list's older changes are to
+    ///   be deleted once the transaction has committed (``trim(_:through:)``).
+    @discardableResult
+    func save(_ write: ListWrite, of key: ListKey, on connection: SQLiteConnection) throws -> Int? {
         let (session, demo) = (SQLValue.text(key.session.value), SQLValue.text(key.demo))
         // Written only when it changed, or with a checkpoint: not made for every change.
         var state: SQLValue { .text(StoredList.json(write.state)) }
@@ -197,7 +213,7 @@ final class SQLiteSessionStore: SessionStore {
                 """, [.integer(write.version), .text(write.epoch), state, .integer(write.version), session, demo])
             guard !updated.isEmpty else { throw StoredListError(description: "\(key) is not in the store") }
             try connection.run("DELETE FROM changes WHERE session_id = ? AND demo = ?", [session, demo])
-            return
+            return nil
         }
         for (index, change) in write.changes.enumerated() {
             // The last change carries the demo state when it changed: one statement per change.
@@ -213,8 +229,8 @@ final class SQLiteSessionStore: SessionStore {
                 """, [.integer(write.version), .text(write.epoch), state, .integer(write.version),
                       .text(StoredList.json(checkpoint)), session, demo])
             guard !updated.isEmpty else { throw StoredListError(description: "\(key) is not in the store") }
-            try connection.run("DELETE FROM changes WHERE session_id = ? AND demo = ? AND version <= ?",
-                               [session, demo, .integer(write.version - eventLogCapacity)])
+            return write.version - eventLogCapacity
         }
+        return nil
     }
 }
