@@ -45,6 +45,8 @@ final class SQLiteConnection {
     private var statements: [String: OpaquePointer] = [:]
     private let owner = pthread_self()
     private let statistics: SQLiteStatistics
+    /// What ``onCommit(walPages:)`` registered (kept alive with the connection).
+    private var walHook: WALHook?
 
     /// Opens (creating it if needed) the database file at `path`, for the calling thread.
     init(path: String, statistics: SQLiteStatistics) throws {
@@ -63,6 +65,33 @@ final class SQLiteConnection {
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
         _ = sqlite3_close(pointer)
+    }
+
+    /// Calls `handler` with the size of the WAL in pages after each commit, on this
+    /// connection's thread, in place of SQLite's automatic checkpoint (which ran in the
+    /// committing call, on this thread): the handler decides when and where to checkpoint.
+    func onCommit(walPages handler: @escaping (Int) -> Void) {
+        let hook = WALHook(handler)
+        walHook = hook
+        _ = sqlite3_wal_hook(pointer, { context, _, _, pages in
+            if let context { Unmanaged<WALHook>.fromOpaque(context).takeUnretainedValue().handler(Int(pages)) }
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(hook).toOpaque())
+    }
+
+    /// Copies what the WAL holds into the database file as far as no reader needs it
+    /// (`SQLITE_CHECKPOINT_PASSIVE`: it waits for no lock, and writers go on meanwhile).
+    /// Callable from a commit's WAL hook.
+    /// - Returns: the frames in the WAL, and how many of them are now in the database file.
+    @discardableResult
+    func checkpointWAL() throws -> (frames: Int, copied: Int) {
+        count()
+        var frames: Int32 = 0, copied: Int32 = 0
+        let result = sqlite3_wal_checkpoint_v2(pointer, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied)
+        guard result == SQLITE_OK || result == SQLITE_BUSY else {
+            throw SQLiteError(message: "checkpoint: " + String(cString: sqlite3_errmsg(pointer)))
+        }
+        return (Int(frames), Int(copied))
     }
 
     /// Runs a script of statements without values (schema, pragmas).
@@ -142,4 +171,10 @@ final class SQLiteConnection {
     private func count() {
         statistics.count(onOwner: pthread_equal(pthread_self(), owner) != 0)
     }
+}
+
+/// A WAL hook's handler, where SQLite's C callback can find it.
+private final class WALHook {
+    let handler: (Int) -> Void
+    init(_ handler: @escaping (Int) -> Void) { self.handler = handler }
 }

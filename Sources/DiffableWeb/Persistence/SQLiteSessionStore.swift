@@ -38,6 +38,8 @@ final class SQLiteSessionStore: SessionStore {
     /// Lists whose changes up to a version are to be deleted, a chunk per commit
     /// (`SQLiteSessionStore+Trimming.swift`).
     let pendingTrims = Mutex<[ListKey: Int]>([:])
+    /// Checkpoints the WAL off the store's thread (``SQLiteWALCheckpointer``).
+    let checkpointer: SQLiteWALCheckpointer
 
     /// Opens or creates the store under `directory` (created if missing). Its schema work runs
     /// here, before the server starts, while the caller waits.
@@ -60,6 +62,11 @@ final class SQLiteSessionStore: SessionStore {
             try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;"
                                    + " PRAGMA cache_size = -8192; PRAGMA journal_size_limit = 16777216;")
             try Self.migrate(connection, path: path)
+        }
+        let checkpointer = try SQLiteWALCheckpointer(path: path)
+        self.checkpointer = checkpointer
+        try database.performAndWait { connection in
+            connection.onCommit { [unowned connection] in checkpointer.committed(walPages: $0, on: connection) }
         }
     }
 
