@@ -24,7 +24,7 @@ struct LivePostgresPipelineTests {
 
     /// A private PostgreSQL and two stores on it (two processes), closed after `body`.
     private func withTwoStores(_ body: (PostgresSessionStore, PostgresSessionStore) async throws -> Void) async throws {
-        let server = try PrivatePostgres.start()
+        let server = try await PrivatePostgres.start()
         defer { server.stop() }
         let one = try await PostgresSessionStore(url: server.url, logger: Self.logger)
         let two = try await PostgresSessionStore(url: server.url, logger: Self.logger)
@@ -92,7 +92,7 @@ struct LivePostgresPipelineTests {
 
     @Test("16 writers on one list: every answered write is saved, its events go out in order without gaps, and saves were merged")
     func concurrentWritersMerge() async throws {
-        let server = try PrivatePostgres.start()
+        let server = try await PrivatePostgres.start()
         defer { server.stop() }
         let store = try await PostgresSessionStore(url: server.url, logger: Self.logger)
         store.pipelines.withLock { $0.warmUp = .zero }  // pipelined from the first write

@@ -56,7 +56,7 @@ struct LivePostgresStoreTests {
     /// `serial`: both write the list serially, as when each heard the other write it lately
     /// (the lock-and-catch-up path; otherwise their writes are pipelined).
     private func withTwoProcesses(serial: Bool = false, _ body: (PostgresSessionStore, PostgresSessionStore, PrivatePostgres) async throws -> Void) async throws {
-        let server = try PrivatePostgres.start()
+        let server = try await PrivatePostgres.start()
         defer { server.stop() }
         let first = try await PostgresSessionStore(url: server.url, eventLogCapacity: 64, logger: Self.logger)
         let second = try await PostgresSessionStore(url: server.url, eventLogCapacity: 64, logger: Self.logger)

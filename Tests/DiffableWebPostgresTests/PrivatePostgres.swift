@@ -36,8 +36,17 @@ struct PrivatePostgres {
         exit 1
         """#
 
+    /// Starts one on a thread of its own, not the caller's: `initdb` and the server's start take
+    /// seconds, and tests blocked in them held cooperative threads (two such tests at the start
+    /// of the servers phase held both for ~7 s, and other suites' requests timed out).
     /// - Throws: when PostgreSQL is missing or does not start (the reason is in the error).
-    static func start() throws -> PrivatePostgres {
+    static func start() async throws -> PrivatePostgres {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try startBlocking() }) }.start()
+        }
+    }
+
+    private static func startBlocking() throws -> PrivatePostgres {
         let directory = NSTemporaryDirectory() + "dw-postgres-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let (status, output) = try run(script, directory)
