@@ -72,7 +72,7 @@ struct SSEEvent: Sendable {
 
 extension EventReader {
     /// The next event (comments skipped unless `includeComments`).
-    mutating func nextEvent(timeout: Double = 5, includeComments: Bool = false) throws -> SSEEvent {
+    mutating func nextEvent(timeout: Double = 15, includeComments: Bool = false) throws -> SSEEvent {
         while true {
             let lines = try nextBlock(timeout: timeout)
             var event = SSEEvent(name: nil, id: nil, data: "")
@@ -93,7 +93,7 @@ extension EventReader {
 }
 
 /// Blocking reads belong off the cooperative pool.
-func next(_ reader: inout EventReader, timeout: Double = 5, includeComments: Bool = false) async throws -> SSEEvent {
+func next(_ reader: inout EventReader, timeout: Double = 15, includeComments: Bool = false) async throws -> SSEEvent {
     let captured = reader
     let (event, updated) = try await offPool { () -> (SSEEvent, EventReader) in
         var copy = captured

@@ -25,7 +25,10 @@ public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) asy
 }
 
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-public func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+///
+/// The waits here default to 15 s (were 5): when the servers phase starts, ~50 suites start
+/// servers at once on two cores, and a fresh-clone CI run saw a first request wait over 5 s.
+public func eventually(timeout: Duration = .seconds(15), _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -35,7 +38,7 @@ public func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable (
 }
 
 /// ``eventually(timeout:_:)`` for a condition that awaits.
-public func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () async -> Bool) async -> Bool {
+public func eventually(timeout: Duration = .seconds(15), _ condition: @Sendable () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if await condition() { return true }
@@ -199,7 +202,7 @@ public struct ResponseReader: Sendable {
         }
     }
 
-    public mutating func readResponse(timeout: Double = 5, head: Bool = false) throws -> HTTPResponse {
+    public mutating func readResponse(timeout: Double = 15, head: Bool = false) throws -> HTTPResponse {
         let (status, headers) = try readHead(timeout: timeout)
         var response = HTTPResponse(status: status, headers: headers, body: [])
         if head || status == 304 || status == 204 { return response }
@@ -290,7 +293,7 @@ public struct EventReader: Sendable {
     }
 
     /// The next block (lines up to a blank line), comments included.
-    public mutating func nextBlock(timeout: Double = 5) throws -> [String] {
+    public mutating func nextBlock(timeout: Double = 15) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let block = Self.takeBlock(&text) { return block }
@@ -345,11 +348,11 @@ public func startServer(limits: Limits = Limits(), handler: @escaping HTTPServer
 }
 
 /// Sends `raw` on a new connection and reads one response.
-public func exchange(port: Int, _ raw: String, timeout: Double = 5, head: Bool = false, from source: String? = nil) async throws -> HTTPResponse {
+public func exchange(port: Int, _ raw: String, timeout: Double = 15, head: Bool = false, from source: String? = nil) async throws -> HTTPResponse {
     try await exchange(port: port, Array(raw.utf8), timeout: timeout, head: head, from: source)
 }
 
-public func exchange(port: Int, _ raw: [UInt8], timeout: Double = 5, head: Bool = false, from source: String? = nil) async throws -> HTTPResponse {
+public func exchange(port: Int, _ raw: [UInt8], timeout: Double = 15, head: Bool = false, from source: String? = nil) async throws -> HTTPResponse {
     try await offPool {
         let socket = try TestSocket.connect(port: port, from: source)
         defer { socket.close() }
@@ -359,7 +362,7 @@ public func exchange(port: Int, _ raw: [UInt8], timeout: Double = 5, head: Bool 
     }
 }
 
-public func get(port: Int, _ target: String, headers: [String: String] = [:], timeout: Double = 5, from source: String? = nil) async throws -> HTTPResponse {
+public func get(port: Int, _ target: String, headers: [String: String] = [:], timeout: Double = 15, from source: String? = nil) async throws -> HTTPResponse {
     let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
     return try await exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\(extra)\r\n",
                               timeout: timeout, from: source)
