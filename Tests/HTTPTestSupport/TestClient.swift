@@ -278,7 +278,7 @@ public struct EventReader: Sendable {
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
         try socket.send("GET \(path) HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\(extra)\r\n")
         var reader = ResponseReader(socket)
-        let (status, _) = try reader.readHead(timeout: 5)
+        let (status, _) = try reader.readHead(timeout: 15)
         return (EventReader(reader: reader), status)
     }
 

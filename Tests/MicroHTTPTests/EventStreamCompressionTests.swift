@@ -55,7 +55,7 @@ struct GzipEventReader {
         let accept = acceptEncoding.map { "Accept-Encoding: \($0)\r\n" } ?? ""
         try socket.send("GET /events HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\(accept)\r\n")
         var reader = ResponseReader(socket)
-        let (status, head) = try reader.readHead(timeout: 5)
+        let (status, head) = try reader.readHead(timeout: 15)
         guard status == 200 else { throw ClientError("status \(status)") }
         return GzipEventReader(reader: reader, headers: Dictionary(head.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { a, _ in a }),
                                inflater: try Inflater())
@@ -166,7 +166,7 @@ struct EventStreamCompressionTests {
             var events = try GzipEventReader.open(port: port, acceptEncoding: "gzip")
             defer { events.reader.socket.close() }
             let blocks = [try events.nextBlock(), try events.nextBlock()]
-            return (blocks, try events.readToEnd(timeout: 5))
+            return (blocks, try events.readToEnd(timeout: 15))
         }
         #expect(blocks == [[": connected"], ["event: bye", "data: last"]])
         #expect(clean)
@@ -198,7 +198,7 @@ struct EventStreamCompressionTests {
             defer { socket.close() }
             try socket.send("GET /identity HTTP/1.1\r\nHost: test\r\nAccept-Encoding: gzip\r\n\r\n")
             var reader = ResponseReader(socket)
-            let head = try reader.readHead(timeout: 5).1
+            let head = try reader.readHead(timeout: 15).1
             results.append((head.first { $0.0.lowercased() == "content-encoding" }?.1, []))
             return results
         }
