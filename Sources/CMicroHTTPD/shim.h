@@ -16,6 +16,8 @@
 #include <sys/socket.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -206,13 +208,70 @@ static inline int cmhd_epoll_watch_readable(int epfd, int fd, uint64_t token) {
     return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
-/// Waits for events and copies their tokens out; returns how many (or -1 with errno).
-static inline int cmhd_epoll_wait(int epfd, uint64_t *tokens, int capacity, int timeout_ms) {
+/// Watches a socket the server writes itself (an event stream taken from libmicrohttpd) for
+/// the peer hanging up and for room to write (EPOLLOUT), edge-triggered: room is reported when
+/// a send that did not go whole can go on.
+static inline int cmhd_epoll_watch_stream(int epfd, int fd, uint64_t token) {
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.events = EPOLLRDHUP | EPOLLOUT | EPOLLET;
+    ev.data.u64 = token;
+    return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/// What an event reported: the peer hung up or the socket failed.
+static inline int cmhd_epoll_is_hangup(uint32_t events) {
+    return (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
+}
+
+/// What an event reported: there is room to write.
+static inline int cmhd_epoll_is_writable(uint32_t events) { return (events & EPOLLOUT) != 0; }
+
+/// Waits for events and copies their tokens and event masks out; returns how many (or -1 with
+/// errno).
+static inline int cmhd_epoll_wait(int epfd, uint64_t *tokens, uint32_t *masks, int capacity, int timeout_ms) {
     struct epoll_event events[128];
     if (capacity > 128) capacity = 128;
     int n = epoll_wait(epfd, events, capacity, timeout_ms);
-    for (int i = 0; i < n; i++) tokens[i] = events[i].data.u64;
+    for (int i = 0; i < n; i++) {
+        tokens[i] = events[i].data.u64;
+        masks[i] = events[i].events;
+    }
     return n;
+}
+
+// MARK: - Taking a stream's socket from libmicrohttpd
+
+/// Makes a socket of our own out of a suspended connection's descriptor `fd`: returns a
+/// duplicate of it (the client's socket, ours from now on), and puts one end of a fresh
+/// Unix socket pair in its place under the same number, so that what libmicrohttpd still does
+/// with `fd` (send its last response, `shutdown`, `close`) goes to that end. The pair's other
+/// end is returned in `*dummy_peer` and must stay open until libmicrohttpd has closed `fd`
+/// (its writes then succeed, and it logs nothing). Returns -1 (nothing changed) on failure.
+/// Call only while `fd` is out of every epoll set that holds it by number.
+static inline int cmhd_take_socket(int fd, int *dummy_peer) {
+    int pair[2];
+    int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (own < 0) return -1;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, pair) != 0) {
+        close(own);
+        return -1;
+    }
+    if (dup3(pair[0], fd, O_CLOEXEC) < 0) {
+        close(own);
+        close(pair[0]);
+        close(pair[1]);
+        return -1;
+    }
+    close(pair[0]);
+    *dummy_peer = pair[1];
+    return own;
+}
+
+/// Connections libmicrohttpd holds now (suspended ones included), or -1.
+static inline int cmhd_daemon_connection_count(struct MHD_Daemon *d) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info != NULL ? (int)info->num_connections : -1;
 }
 
 static inline int cmhd_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }

@@ -7,7 +7,8 @@ extension EventStream {
     /// over the buffer cap.
     ///
     /// On an idle stream (suspended, nothing queued) the heartbeat is written to the socket
-    /// here (``IdleStreamWrite``): libmicrohttpd is not woken.
+    /// here (``IdleStreamWrite``): libmicrohttpd is not woken. A stream whose socket the server
+    /// took from libmicrohttpd sends it like any bytes: one `send` when idle.
     @discardableResult
     public func heartbeat() -> Bool {
         let bytes = EventStream.frameComment("heartbeat")
@@ -27,9 +28,14 @@ extension EventStream {
             return true
         }
         if let direct { return direct }
-        return enqueue(size: bytes.count, onlyIfIdle: true, plain: { $0.append(bytes) }) { pending, encoder in
+        // A stream whose socket is ours (`EventStream+OwnSocket.swift`): queued and sent at
+        // once, one `send` when it is idle.
+        let idleOwnSocket = state.withLock { s in s.own.map { $0.isIdle && s.pending.isEmpty } ?? false }
+        let queued = enqueue(size: bytes.count, onlyIfIdle: true, plain: { $0.append(bytes) }) { pending, encoder in
             encoder.heartbeat(bytes, appendingTo: &pending)
         }
+        if queued && idleOwnSocket { state.withLock { $0.directHeartbeats += 1 } }
+        return queued
     }
 
     /// Heartbeats written straight to the socket (see ``heartbeat()``).

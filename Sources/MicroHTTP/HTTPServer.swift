@@ -125,6 +125,7 @@ public final class HTTPServer: Sendable {
             guard core.watcher.start(
                 tickMilliseconds: configuration.limits.deadlineSweepMilliseconds,
                 onHangup: { [core] id in core.clientHungUp(connectionID: id) },
+                onWritable: { [core] id in core.streamSocketWritable(token: id) },
                 onTick: { [core] in core.cutOverdueConnections() }
             ) else { throw ServerError.couldNotStart("could not start the hang-up watcher thread") }
             do {

@@ -67,6 +67,11 @@ public struct Limits: Sendable, Hashable {
     /// an idle Mountains session with one stream costs (libmicrohttpd 0.9.75 sizes it at `accept`,
     /// for every connection, and touches all of it: BENCHMARKS.md, session 10).
     public var maxHeaderBytes: Int
+    /// Whether an event stream's socket is taken from libmicrohttpd once the stream opens, and
+    /// written by the server itself (its pool and connection are freed: an idle stream costs
+    /// ~10 KiB less; see `LibMicroHTTPD+StreamHandoff.swift`). `false` leaves streams with
+    /// libmicrohttpd, as before session 12.
+    public var eventStreamsOffLibrary = true
     /// Arguments in a request's query (`a=1&b=2` is two; every `&`-separated part counts, empty
     /// ones too). libmicrohttpd keeps each in a 64-byte record of the connection's memory pool
     /// (see `maxHeaderBytes`), and 0.9.75 loses a request whose query does not fit: it is never
@@ -144,11 +149,14 @@ public struct Limits: Sendable, Hashable {
 
     var requestHeadDeadlineNanoseconds: UInt64 { Self.nanoseconds(requestHeadDeadline) }
     var requestBodyDeadlineNanoseconds: UInt64 { Self.nanoseconds(requestBodyDeadline) }
+    /// How long a stream the server writes itself may wait for a client that takes nothing
+    /// (libmicrohttpd's idle timeout did this for the streams it held).
+    var streamStallNanoseconds: UInt64 { eventStreamsOffLibrary ? Self.nanoseconds(requestTimeout) : 0 }
 
-    /// How often the watcher looks for overdue connections: a quarter of the shorter deadline,
-    /// between 50 ms and 1 s; `nil` when both deadlines are off.
+    /// How often the watcher looks for overdue connections and stalled streams: a quarter of
+    /// the shortest deadline, between 50 ms and 1 s; `nil` when all are off.
     var deadlineSweepMilliseconds: Int32? {
-        let deadlines = [requestHeadDeadlineNanoseconds, requestBodyDeadlineNanoseconds].filter { $0 > 0 }
+        let deadlines = [requestHeadDeadlineNanoseconds, requestBodyDeadlineNanoseconds, streamStallNanoseconds].filter { $0 > 0 }
         guard let shortest = deadlines.min() else { return nil }
         return Int32(min(1_000, max(50, shortest / 4 / 1_000_000)))
     }

@@ -45,7 +45,8 @@ final class ServerCore: Sendable {
     }
 
     struct Connection {
-        let socket: Int32
+        /// -1 once the socket was taken from libmicrohttpd (its stream is then under a new id).
+        var socket: Int32
         var phase: Phase
         var stream: EventStream?
         /// The watcher saw the client hang up (it reports each socket once).
@@ -61,6 +62,11 @@ final class ServerCore: Sendable {
         var thread: pthread_t = 0
         /// Its request head was answered here for libmicrohttpd (`ServerCore+HeadRefusals.swift`).
         var refusedHead = false
+        /// The other end of the socket pair put under libmicrohttpd's descriptor number when its
+        /// stream's socket was taken (`ServerCore+StreamSockets.swift`): closed with the connection.
+        var dummyPeer: Int32 = -1
+        /// A stream the server writes itself: when its client last stopped taking bytes.
+        var progress: SendProgress?
 
         /// Where the connection is in its current request; the first two have deadlines.
         enum Phase {
@@ -157,8 +163,9 @@ final class ServerCore: Sendable {
 
     /// libmicrohttpd is about to close the connection's socket (it notifies before closing).
     func connectionClosed(id: UInt64) {
-        let socket = registry.withLock { $0.connections.removeValue(forKey: id)?.socket }
-        if let socket, socket >= 0, !watcher.unwatch(socket: socket) {
+        let connection = registry.withLock { $0.connections.removeValue(forKey: id) }
+        if let dummyPeer = connection?.dummyPeer, dummyPeer >= 0 { close(dummyPeer) }
+        if let socket = connection?.socket, socket >= 0, !watcher.unwatch(socket: socket) {
             logger.warning("hang-up watcher lost a socket before its close", metadata: ["socket": "\(socket)"])
         }
     }
@@ -222,10 +229,15 @@ final class ServerCore: Sendable {
     func cutOverdueConnections(now: UInt64 = monotonicNanoseconds()) -> Int {
         let head = limits.requestHeadDeadlineNanoseconds
         let body = limits.requestBodyDeadlineNanoseconds
-        guard head > 0 || body > 0 else { return 0 }
+        let stall = limits.streamStallNanoseconds
+        guard head > 0 || body > 0 || stall > 0 else { return 0 }
+        var stalled: [EventStream] = []
         let cut = registry.withLock { r -> Int in
             var overdue: [UInt64] = []
             for (id, connection) in r.connections where !connection.cut {
+                if stall > 0, let progress = connection.progress, progress.isStalled(now: now, longerThan: stall), let stream = connection.stream {
+                    stalled.append(stream)
+                }
                 switch connection.phase {
                 case .awaitingHead(let since) where head > 0 && now &- since > head: overdue.append(id)
                 case .receivingBody(let since) where body > 0 && now &- since > body: overdue.append(id)
@@ -240,6 +252,8 @@ final class ServerCore: Sendable {
             }
             return overdue.count
         }
+        // Outside the lock: ending a stream takes it.
+        for stream in stalled { stream.abort(.clientDisconnected) }
         if cut > 0 {
             deadlineCuts.add(cut, ordering: .relaxed)
             logger.debug("closed \(cut) connections that were too slow to send their request")
