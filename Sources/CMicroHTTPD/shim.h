@@ -242,29 +242,50 @@ static inline int cmhd_epoll_wait(int epfd, uint64_t *tokens, uint32_t *masks, i
 
 // MARK: - Taking a stream's socket from libmicrohttpd
 
+/// A TCP socket connected to itself on 127.0.0.1 (bound to a free port, then connected to it:
+/// TCP's simultaneous open), non-blocking, closed with a reset (`SO_LINGER` 0: no TIME_WAIT).
+/// What is sent to it lands in its own receive queue. Returns -1 on failure.
+static inline int cmhd_self_connected_socket(void) {
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0) return -1;
+    struct linger reset = { 1, 0 };
+    struct sockaddr_in address;
+    socklen_t length = sizeof address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (setsockopt(s, SOL_SOCKET, SO_LINGER, &reset, sizeof reset) != 0
+        || bind(s, (struct sockaddr *)&address, sizeof address) != 0
+        || getsockname(s, (struct sockaddr *)&address, &length) != 0
+        || connect(s, (struct sockaddr *)&address, sizeof address) != 0
+        || fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK) != 0) {
+        close(s);
+        return -1;
+    }
+    return s;
+}
+
 /// Makes a socket of our own out of a suspended connection's descriptor `fd`: returns a
-/// duplicate of it (the client's socket, ours from now on), and puts one end of a fresh
-/// Unix socket pair in its place under the same number, so that what libmicrohttpd still does
-/// with `fd` (send its last response, `shutdown`, `close`) goes to that end. The pair's other
-/// end is returned in `*dummy_peer` and must stay open until libmicrohttpd has closed `fd`
-/// (its writes then succeed, and it logs nothing). Returns -1 (nothing changed) on failure.
-/// Call only while `fd` is out of every epoll set that holds it by number.
-static inline int cmhd_take_socket(int fd, int *dummy_peer) {
-    int pair[2];
+/// duplicate of it (the client's socket, ours from now on), and puts a dummy under the same
+/// number, so that what libmicrohttpd still does with `fd` (send its last response, set TCP
+/// options, `shutdown`, `close`) goes to the dummy and succeeds (nothing is logged): a TCP
+/// socket connected to itself (`cmhd_self_connected_socket`; a Unix socket would fail
+/// libmicrohttpd's TCP_NODELAY/TCP_CORK and be logged three times). Returns -1 (nothing
+/// changed) on failure. Call only while `fd` is out of every epoll set that holds it by number.
+static inline int cmhd_take_socket(int fd) {
     int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (own < 0) return -1;
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, pair) != 0) {
+    int dummy = cmhd_self_connected_socket();
+    if (dummy < 0) {
         close(own);
         return -1;
     }
-    if (dup3(pair[0], fd, O_CLOEXEC) < 0) {
+    if (dup3(dummy, fd, O_CLOEXEC) < 0) {
         close(own);
-        close(pair[0]);
-        close(pair[1]);
+        close(dummy);
         return -1;
     }
-    close(pair[0]);
-    *dummy_peer = pair[1];
+    close(dummy);
     return own;
 }
 

@@ -16,21 +16,21 @@ import Glibc
 //    client's socket), so no epoll set of libmicrohttpd's holds the socket under a pointer to a
 //    connection it will free.
 // 2. The socket leaves our watcher's set too (it is registered by number and socket), then
-//    `cmhd_take_socket` duplicates it for the stream and puts one end of a fresh Unix socket
-//    pair under libmicrohttpd's number (`dup3`).
+//    `cmhd_take_socket` duplicates it for the stream and puts a dummy under libmicrohttpd's
+//    number (`dup3`): a TCP socket connected to itself, so that all libmicrohttpd still does
+//    with the number succeeds and nothing is logged (a Unix socket failed its TCP_NODELAY and
+//    TCP_CORK, `MHD_connection_set_nodelay_state_` in `mhd_send.c`: three log lines a stream).
 // 3. A response of no body with `Connection: close` is queued (allowed on a suspended
 //    connection) and the connection resumed: libmicrohttpd writes it to the dummy, reports the
 //    request complete (`MHD_REQUEST_TERMINATED_COMPLETED_OK`; the request's context no longer
 //    names the stream, so nothing ends it), and closes: `MHD_connection_close_` frees the pool
 //    and the response, `MHD_connection_mark_closed_`'s `shutdown(SHUT_WR)` and the `close` go
-//    to the dummy. The dummy's peer stays open until then (its writes succeed; TCP options it
-//    sets are not tried on it: see below), and is closed with the connection.
+//    to the dummy (closed with a reset: no TIME_WAIT).
 // 4. The stream writes the head itself (status 200, the response's headers, `Connection:
 //    close`, chunked for HTTP/1.1), then its body (`EventStream+OwnSocket.swift`).
 //
-// Only setsockopt could fail on the dummy (TCP options on a Unix socket) and be logged:
-// libmicrohttpd 0.9.75 sets TCP_NODELAY/TCP_CORK around sends only when its recorded state
-// differs from what it wants (`pre_send_setopt`, `post_send_setopt` in `mhd_send.c`).
+// Why at the start and not once a stream is idle: one way for every stream (one writer, one
+// lifecycle), and the pool is freed for the next connection at once.
 extension ServerCore {
     /// Takes an event stream's socket from libmicrohttpd as described above; returns the
     /// response to queue on libmicrohttpd's connection instead of the stream (the caller

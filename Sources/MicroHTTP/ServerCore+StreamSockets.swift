@@ -28,8 +28,7 @@ extension ServerCore {
             // Out of the watcher's set while the number still names the client's socket: once
             // the dummy has the number, the old entry could not be removed.
             guard watcher.unwatch(socket: socket) else { return nil }
-            var dummyPeer: Int32 = -1
-            let own = cmhd_take_socket(socket, &dummyPeer)
+            let own = cmhd_take_socket(socket)
             guard own >= 0 else {
                 watcher.watch(socket: socket, token: connectionID)
                 return nil
@@ -40,7 +39,6 @@ extension ServerCore {
             r.connections[token] = Connection(socket: own, phase: .responding, stream: stream, peer: connection.peer, progress: progress)
             connection.socket = -1
             connection.stream = nil
-            connection.dummyPeer = dummyPeer
             r.connections[connectionID] = connection
             // libmicrohttpd stops counting it when it closes the dummy.
             openConnections.add(1, ordering: .relaxed)
@@ -54,7 +52,9 @@ extension ServerCore {
 
     /// A stream's own socket is closed: forget its connection and finish the stream.
     func ownStreamSocketClosed(_ stream: EventStream, token: UInt64) {
-        registry.withLock { _ = $0.connections.removeValue(forKey: token) }
+        registry.withLock { r in
+            if let connection = r.connections.removeValue(forKey: token) { _ = r.countSocket(peer: connection.peer, by: -1) }
+        }
         openConnections.subtract(1, ordering: .relaxed)
         streamEnded(stream, defaultReason: .closedByServer)
     }

@@ -42,6 +42,9 @@ final class ServerCore: Sendable {
         var streams: [UInt64: EventStream] = [:]
         /// Requests whose connection is suspended while the Swift handler runs.
         var pending: [ObjectIdentifier: RequestContext] = [:]
+        /// Client sockets open per client address, streams off libmicrohttpd included
+        /// (`ServerCore+AddressCounts.swift`).
+        var socketsByAddress: [[UInt8]: Int] = [:]
     }
 
     struct Connection {
@@ -62,9 +65,6 @@ final class ServerCore: Sendable {
         var thread: pthread_t = 0
         /// Its request head was answered here for libmicrohttpd (`ServerCore+HeadRefusals.swift`).
         var refusedHead = false
-        /// The other end of the socket pair put under libmicrohttpd's descriptor number when its
-        /// stream's socket was taken (`ServerCore+StreamSockets.swift`): closed with the connection.
-        var dummyPeer: Int32 = -1
         /// A stream the server writes itself: when its client last stopped taking bytes.
         var progress: SendProgress?
 
@@ -150,11 +150,18 @@ final class ServerCore: Sendable {
     func connectionStarted(socket: Int32, handle: ConnectionHandle? = nil) -> UInt64 {
         let now = monotonicNanoseconds()
         let thread = pthread_self()
+        let perAddress = limits.maxConnectionsPerAddress
         let id = registry.withLock { r in
             let id = r.nextConnectionID
             r.nextConnectionID += 1
-            r.connections[id] = Connection(socket: socket, phase: .awaitingHead(since: now), peer: socketPeer(socket),
+            let peer = socketPeer(socket)
+            r.connections[id] = Connection(socket: socket, phase: .awaitingHead(since: now), peer: peer,
                                            handle: handle, thread: thread)
+            // libmicrohttpd's own per-address limit no longer sees streams it gave away.
+            if r.countSocket(peer: peer, by: 1) > perAddress && perAddress > 0 {
+                r.connections[id]?.cut = true
+                shutdownConnectionSocket(socket, peer: nil)
+            }
             return id
         }
         if socket >= 0 { watcher.watch(socket: socket, token: id) }
@@ -163,8 +170,11 @@ final class ServerCore: Sendable {
 
     /// libmicrohttpd is about to close the connection's socket (it notifies before closing).
     func connectionClosed(id: UInt64) {
-        let connection = registry.withLock { $0.connections.removeValue(forKey: id) }
-        if let dummyPeer = connection?.dummyPeer, dummyPeer >= 0 { close(dummyPeer) }
+        let connection = registry.withLock { r in
+            let connection = r.connections.removeValue(forKey: id)
+            if let connection, connection.socket >= 0 { _ = r.countSocket(peer: connection.peer, by: -1) }
+            return connection
+        }
         if let socket = connection?.socket, socket >= 0, !watcher.unwatch(socket: socket) {
             logger.warning("hang-up watcher lost a socket before its close", metadata: ["socket": "\(socket)"])
         }

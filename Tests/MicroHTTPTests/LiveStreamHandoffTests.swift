@@ -208,3 +208,35 @@ struct LiveStreamHandoffTests {
         #expect(clean)
     }
 }
+
+/// `maxConnectionsPerAddress` still counts streams libmicrohttpd gave away.
+@Suite("Event streams off libmicrohttpd: the per-address limit")
+struct LiveStreamHandoffAddressTests {
+    @Test("streams off libmicrohttpd count against maxConnectionsPerAddress: one more connection is closed unanswered, another address is served")
+    func streamsCount() async throws {
+        let hub = StreamHub()
+        let limits = Limits(maxConnections: 100, requestHeadDeadline: .zero, requestBodyDeadline: .zero, maxConnectionsPerAddress: 3)
+        let server = try streamServer(hub: hub, limits: limits)
+        defer { server.stop() }
+        let port = server.port
+        let readers = try await offPool { try (0..<3).map { _ in try EventReader.open(port: port).0 } }
+        defer { readers.forEach { $0.socket.close() } }
+        #expect(await eventually(timeout: .seconds(20)) { hub.count == 3 && server.libraryConnectionCount == 0 })
+        let refused = try await offPool { () -> String in
+            let socket = try TestSocket.connect(port: port)
+            defer { socket.close() }
+            try? socket.send("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
+            var reader = ResponseReader(socket)
+            do {
+                return "answered \(try reader.readResponse(timeout: 20).status)"
+            } catch {
+                return reader.closed ? "closed" : "\(error)"
+            }
+        }
+        #expect(refused == "closed")
+        #expect(try await get(port: port, "/other", timeout: 20, from: "127.0.0.2").status == 404)
+        readers.forEach { $0.socket.close() }
+        #expect(await eventually(timeout: .seconds(20)) { server.openConnectionCount == 0 })
+        #expect(try await get(port: port, "/other", timeout: 20).status == 404)
+    }
+}
