@@ -35,8 +35,8 @@ extension ServerCore {
             }
             let token = r.nextConnectionID
             r.nextConnectionID += 1
-            let progress = SendProgress()
-            r.connections[token] = Connection(socket: own, phase: .responding, stream: stream, peer: connection.peer, progress: progress)
+            let progress = SendProgress(token: token, stalledStreams: stalledStreams)
+            r.connections[token] = Connection(socket: own, phase: .responding, stream: stream, peer: connection.peer)
             connection.socket = -1
             connection.stream = nil
             r.connections[connectionID] = connection
@@ -52,6 +52,7 @@ extension ServerCore {
 
     /// A stream's own socket is closed: forget its connection and finish the stream.
     func ownStreamSocketClosed(_ stream: EventStream, token: UInt64) {
+        stalledStreams.remove(token: token)
         registry.withLock { r in
             if let connection = r.connections.removeValue(forKey: token) { _ = r.countSocket(peer: connection.peer, by: -1) }
         }

@@ -29,6 +29,8 @@ final class ServerCore: Sendable {
     let deadlineCuts = Atomic<Int>(0)
     /// Unsent event-stream bytes, server-wide.
     let streamBudget: EventStreamBudget
+    /// Streams off libmicrohttpd whose clients take nothing now (`EventStream+OwnSocket.swift`).
+    let stalledStreams = StalledStreams()
 
     struct Registry {
         /// Set once by `stop()`; afterwards nothing new is suspended or opened.
@@ -65,8 +67,6 @@ final class ServerCore: Sendable {
         var thread: pthread_t = 0
         /// Its request head was answered here for libmicrohttpd (`ServerCore+HeadRefusals.swift`).
         var refusedHead = false
-        /// A stream the server writes itself: when its client last stopped taking bytes.
-        var progress: SendProgress?
 
         /// Where the connection is in its current request; the first two have deadlines.
         enum Phase {
@@ -241,13 +241,10 @@ final class ServerCore: Sendable {
         let body = limits.requestBodyDeadlineNanoseconds
         let stall = limits.streamStallNanoseconds
         guard head > 0 || body > 0 || stall > 0 else { return 0 }
-        var stalled: [EventStream] = []
+        let stalled = stall > 0 ? stalledStreams.overdue(now: now, limit: stall) : []
         let cut = registry.withLock { r -> Int in
             var overdue: [UInt64] = []
             for (id, connection) in r.connections where !connection.cut {
-                if stall > 0, let progress = connection.progress, progress.isStalled(now: now, longerThan: stall), let stream = connection.stream {
-                    stalled.append(stream)
-                }
                 switch connection.phase {
                 case .awaitingHead(let since) where head > 0 && now &- since > head: overdue.append(id)
                 case .receivingBody(let since) where body > 0 && now &- since > body: overdue.append(id)

@@ -222,18 +222,7 @@ struct LiveStreamHandoffAddressTests {
         let readers = try await offPool { try (0..<3).map { _ in try EventReader.open(port: port).0 } }
         defer { readers.forEach { $0.socket.close() } }
         #expect(await eventually(timeout: .seconds(20)) { hub.count == 3 && server.libraryConnectionCount == 0 })
-        let refused = try await offPool { () -> String in
-            let socket = try TestSocket.connect(port: port)
-            defer { socket.close() }
-            try? socket.send("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
-            var reader = ResponseReader(socket)
-            do {
-                return "answered \(try reader.readResponse(timeout: 20).status)"
-            } catch {
-                return reader.closed ? "closed" : "\(error)"
-            }
-        }
-        #expect(refused == "closed")
+        #expect(try await connectionOutcome(port: port, path: "/other", timeout: 20) == "closed")
         #expect(try await get(port: port, "/other", timeout: 20, from: "127.0.0.2").status == 404)
         readers.forEach { $0.socket.close() }
         #expect(await eventually(timeout: .seconds(20)) { server.openConnectionCount == 0 })
