@@ -289,6 +289,14 @@ static inline int cmhd_take_socket(int fd) {
     return own;
 }
 
+/// Whether libmicrohttpd has the connection suspended (1), or not (0). 0.9.75's
+/// `internal_suspend_connection_` returns without suspending a connection still marked as
+/// resuming; only a suspended connection is out of libmicrohttpd's epoll set.
+static inline int cmhd_connection_is_suspended(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_SUSPENDED);
+    return info != NULL && info->suspended == MHD_YES;
+}
+
 /// Connections libmicrohttpd holds now (suspended ones included), or -1.
 static inline int cmhd_daemon_connection_count(struct MHD_Daemon *d) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);

@@ -12,9 +12,9 @@ import Synchronization
 /// ```
 ///
 /// # Cost of an idle stream
-/// No thread and no CPU: when nothing is queued the connection is suspended in libmicrohttpd
-/// (out of its poll set); `send` queues the bytes and resumes it, while a heartbeat is written to
-/// the socket without resuming it (`heartbeat()`). A hang-up by the client is
+/// No thread and no CPU: once it opens, the stream's socket is taken from libmicrohttpd and the
+/// server writes it (`EventStream+OwnSocket.swift`; with `eventStreamsOffLibrary` off, it stays a
+/// suspended libmicrohttpd connection, resumed by `send`). A hang-up by the client is
 /// noticed by the server's watcher (an epoll set of stream sockets waiting for `EPOLLRDHUP`), so
 /// `onClose` runs within milliseconds even when no event is being sent.
 ///

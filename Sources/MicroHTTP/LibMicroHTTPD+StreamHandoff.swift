@@ -40,6 +40,9 @@ extension ServerCore {
     func handOff(_ stream: EventStream, context: RequestContext, headers: HTTPHeaders) -> OpaquePointer? {
         guard limits.eventStreamsOffLibrary, stream.isOpen, stream.socket >= 0 else { return nil }
         context.connection.suspend()
+        // Not suspended (0.9.75 skips a connection still marked as resuming): still in
+        // libmicrohttpd's epoll set, so the socket cannot be taken; nor may it be resumed.
+        guard cmhd_connection_is_suspended(context.connection.pointer) != 0 else { return nil }
         guard let dummyResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT),
               MHD_add_response_header(dummyResponse, "Connection", "close") == .YES else {
             context.connection.resume()

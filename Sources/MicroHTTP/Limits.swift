@@ -62,10 +62,11 @@ public struct Limits: Sendable, Hashable {
     /// Request line plus headers (roughly: libmicrohttpd's per-connection memory pool is this
     /// plus 2 KiB, which also holds the response head and an event stream's write buffer). A
     /// bigger header block is refused by libmicrohttpd itself (`431` in its own HTML, or the
-    /// connection is closed). The pool is most of what an idle event stream costs: measured
-    /// 15 KiB per stream with the default, 18 KiB with an 8 KiB larger pool; 10 KiB of the 18.6 KiB
-    /// an idle Mountains session with one stream costs (libmicrohttpd 0.9.75 sizes it at `accept`,
-    /// for every connection, and touches all of it: BENCHMARKS.md, session 10).
+    /// connection is closed). The pool was most of what an idle event stream cost (10 KiB of
+    /// 18.6 KiB per idle Mountains session: libmicrohttpd 0.9.75 sizes it at `accept`, for every
+    /// connection, and touches all of it; BENCHMARKS.md, session 10); a stream now gives its
+    /// connection back to libmicrohttpd, which frees the pool, once it opens
+    /// (`eventStreamsOffLibrary`, session 12).
     public var maxHeaderBytes: Int
     /// Whether an event stream's socket is taken from libmicrohttpd once the stream opens, and
     /// written by the server itself (its pool and connection are freed: an idle stream costs
