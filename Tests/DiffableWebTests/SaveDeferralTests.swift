@@ -103,6 +103,36 @@ struct SaveDeferralTests {
         if case .promised = write.body { Issue.record("a write saved at once was promised") }
         #expect(write.status == .ok)
     }
+
+    @Test("only the request's own task defers, until its response is known: a task it starts (a demo's loader) and a write after the answer await their saves")
+    func onlyTheRequestsTask() async throws {
+        let deferral = SaveDeferral()
+        let (own, started) = await SaveDeferral.$current.withValue(deferral) { () -> (Bool, Bool) in
+            let own = SaveDeferral.forCurrentTask === deferral
+            // Inherits the task-local, but is not the request's task.
+            let started = await Task { SaveDeferral.current === deferral && SaveDeferral.forCurrentTask == nil }.value
+            return (own, started)
+        }
+        #expect(own, "the request's task defers")
+        #expect(started, "a task started during the request inherits the deferral but does not join it")
+
+        let receipt = SaveReceipt()
+        let ran = Atomic(0)
+        let added = deferral.add(receipt, first: { _ in ran.add(1, ordering: .relaxed) })
+        #expect(added)
+        #expect(deferral.settledNow() == nil, "a save on its way: not settled")
+        let answered = Atomic(false)
+        let now = deferral.settle { failure in answered.store(failure == nil, ordering: .releasing) }
+        #expect(now == nil, "settled later, by the save")
+        let addedLate = deferral.add(SaveReceipt(), first: { _ in })
+        #expect(!addedLate, "the response is known: a later save is not the request's")
+        let joins = SaveDeferral.$current.withValue(deferral) { SaveDeferral.forCurrentTask != nil }
+        #expect(!joins, "nor a write of the request's own task once its response is known")
+        receipt.complete(.success(()))
+        let (firstRan, wasAnswered) = (ran.load(ordering: .relaxed), answered.load(ordering: .acquiring))
+        #expect(firstRan == 1)
+        #expect(wasAnswered, "the last save completed answers the request")
+    }
 }
 
 /// A store whose saves complete when the test says (`holding`; with `failsHeld`, such a save

@@ -63,21 +63,21 @@ extension LiveList {
                 throw error as? ListStoreError ?? ListStoreError.saveFailed("\(error)")
             }
         }
-        if let (ticket, receipt, storage) = saving, let deferral = SaveDeferral.current,
-           !receipt.mayLoseRace, !receipt.isComplete {
+        if let (ticket, receipt, storage) = saving {
             // The request answers once this is saved, through a promise (``SaveDeferral``):
             // the events go out first, then the answer, from the thread that saved it.
-            receipt.whenComplete { [self] outcome in
-                switch outcome {
-                case .success:
-                    outbox.ready(ticket)
-                case .failure(let error):
-                    outbox.discard(ticket)
-                    retire(because: "\(error)", storage: storage)
-                }
+            if !receipt.mayLoseRace, !receipt.isComplete, let deferral = SaveDeferral.forCurrentTask,
+               deferral.add(receipt, first: { [self] outcome in
+                   switch outcome {
+                   case .success:
+                       outbox.ready(ticket)
+                   case .failure(let error):
+                       outbox.discard(ticket)
+                       retire(because: "\(error)", storage: storage)
+                   }
+               }) {
+                return try result.get()
             }
-            deferral.add(receipt)
-        } else if let (ticket, receipt, storage) = saving {
             do {
                 try await receipt.wait()
                 outbox.ready(ticket)

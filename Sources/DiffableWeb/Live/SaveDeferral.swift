@@ -14,6 +14,11 @@ import Synchronization
 ///
 /// A receipt that may lose a race (``SaveReceipt/mayLoseRace``) is not deferred: its request
 /// runs again when it does (``WebApp/retryingLostRace(_:_:_:_:)``).
+///
+/// Only the request's own task defers, and only until its response is known: a task-local is
+/// inherited by the unstructured tasks a demo starts while it handles a request (Photos loads
+/// its pages and images so), and their writes are not the request's: they await their saves as
+/// anywhere else, and a failure of theirs never turns the request's answer into an error.
 final class SaveDeferral: Sendable {
     /// The deferral of the request this task serves (`nil`: saves are awaited).
     @TaskLocal static var current: SaveDeferral?
@@ -23,14 +28,39 @@ final class SaveDeferral: Sendable {
         var failure: (any Error)?
         /// Called once the request's response is known and every save has completed.
         var done: (@Sendable ((any Error)?) -> Void)?
+        /// The response is known: later saves are not the request's.
+        var closed = false
     }
 
     private let state = Mutex(State())
+    /// The request's task (its identity's hash: `UnsafeCurrentTask` may not be kept).
+    private let owner: Int?
 
-    /// A save the response waits for.
-    func add(_ receipt: SaveReceipt) {
-        state.withLock { $0.pending += 1 }
+    /// A deferral for the request the current task serves.
+    init() {
+        owner = withUnsafeCurrentTask { $0?.hashValue }
+    }
+
+    /// The deferral a write in the current task may join: ``current`` when this task is the
+    /// request's own and its response is not known yet, else `nil`.
+    static var forCurrentTask: SaveDeferral? {
+        guard let deferral = current, let owner = deferral.owner,
+              withUnsafeCurrentTask(body: { $0?.hashValue }) == owner else { return nil }
+        return deferral.state.withLock { $0.closed } ? nil : deferral
+    }
+
+    /// A save the response waits for; `false` (nothing added) once the response is known.
+    /// When it completes, `first` runs before the response may be sent (the list's events go
+    /// out before the answer).
+    func add(_ receipt: SaveReceipt, first: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Bool {
+        let added = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.pending += 1
+            return true
+        }
+        guard added else { return false }
         receipt.whenComplete { [self] result in
+            first(result)
             let done = state.withLock { state -> (@Sendable ((any Error)?) -> Void, (any Error)?)? in
                 state.pending -= 1
                 if case .failure(let error) = result, state.failure == nil { state.failure = error }
@@ -40,6 +70,17 @@ final class SaveDeferral: Sendable {
             }
             if let (done, failure) = done { done(failure) }
         }
+        return true
+    }
+
+    /// The outcome of every save added (`nil`: all saved; else the first failure) if none is on
+    /// its way, the deferral then closed; `.none` while some are (nothing changes).
+    func settledNow() -> (any Error)?? {
+        state.withLock { state in
+            guard state.pending == 0 else { return .none }
+            state.closed = true
+            return .some(state.failure)
+        }
     }
 
     /// The outcome of every save added (`nil`: all saved; else the first failure), now if none
@@ -47,6 +88,7 @@ final class SaveDeferral: Sendable {
     /// last one.
     func settle(or handler: @escaping @Sendable ((any Error)?) -> Void) -> (any Error)?? {
         state.withLock { state in
+            state.closed = true
             if state.pending == 0 { return .some(state.failure) }
             state.done = handler
             return .none

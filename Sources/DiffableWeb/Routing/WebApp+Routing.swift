@@ -29,6 +29,7 @@ extension WebApp {
             // As when the request awaits its save (``LiveList``'s write).
             secured(errorResponse(httpError(for: ListStoreError.saveFailed("\(error)"), request), for: request))
         }
+        if let saved = deferral.settledNow() { return saved.map(failed) ?? response }
         let promise = ResponsePromise()
         let saved = deferral.settle { failure in promise.fulfil(failure.map(failed) ?? response) }
         guard let saved else { return .promised(promise) }
