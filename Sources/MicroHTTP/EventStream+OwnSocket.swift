@@ -76,6 +76,9 @@ struct OwnSocket {
     /// Bytes taken from the buffer and not yet all sent (the head, a frame, the terminator).
     var frame: [UInt8]
     var sent = 0
+    /// The stream's `open` closure has run: nothing is written before (the client sees the
+    /// head once the stream is open, as when libmicrohttpd sent it after the access handler).
+    var started = false
     /// The chunked terminator is in `frame` (or sent).
     var terminated = false
     /// The socket is closed and the server is not yet told (``EventStream/reportOwnSocketEnd()``).
@@ -92,13 +95,21 @@ extension EventStream {
     static let ownFrameBytes = 16 * 1024
 
     /// From now on the server writes `socket` itself: `head` (the response head) goes first,
-    /// then what is queued. Called once, on libmicrohttpd's thread, before the stream's `open`
-    /// closure runs. `ended` is called (outside the lock) once the socket is closed.
+    /// then what is queued, once ``startOwnSocket()`` is called (after the stream's `open`
+    /// closure). Called once, on libmicrohttpd's thread. `ended` is called (outside the lock)
+    /// once the socket is closed.
     func takeSocket(_ taken: OwnSocketTaken, head: [UInt8], ended: @escaping @Sendable (EventStream, UInt64) -> Void) {
         state.withLock { s in
             s.own = OwnSocket(socket: taken.socket, token: taken.token, progress: taken.progress, frame: head, ended: ended)
             // libmicrohttpd's suspension is over (its connection is handed a response of its own).
             s.suspended = false
+        }
+    }
+
+    /// The stream's `open` closure has run: the head goes out, then what is queued.
+    func startOwnSocket() {
+        state.withLock { s in
+            s.own?.started = true
             writeOwnSocket(&s)
         }
         reportOwnSocketEnd()
@@ -125,7 +136,8 @@ extension EventStream {
             closeSocket(of: &own)
             return
         case .open, .draining:
-            break
+            // Nothing goes out before the stream's `open` closure has run.
+            guard own.started else { return }
         }
         while true {
             if own.isIdle {

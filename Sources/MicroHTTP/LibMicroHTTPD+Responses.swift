@@ -88,7 +88,10 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
         let result = MHD_queue_response(connection, 200, mhdResponse)
         context.connection.resume()
         core.logger.debug("\(context.method) \(context.rawPath) 200 \(ContinuousClock.now - context.started)")
-        if let stream, let open { open(stream) }
+        if let stream {
+            open?(stream)
+            stream.startOwnSocket()
+        }
         return result
     }
     for field in response.headers {

@@ -12,8 +12,8 @@ struct OwnSocketTaken {
 
 // Event streams whose socket the server took from libmicrohttpd (see
 // `LibMicroHTTPD+StreamHandoff.swift`): each is a connection of its own in the registry, under
-// a new id, watched for hang-ups and for room to write, and counted in `openConnections` until
-// its socket is closed.
+// a new id, watched for hang-ups and for room to write, and counted in `openConnections` (the
+// count of the connection it was, moved to it) until its socket is closed.
 extension ServerCore {
     /// Takes `socket`, the descriptor of the suspended connection `connectionID` (out of
     /// libmicrohttpd's epoll set), for `stream`: a duplicate becomes the stream's socket, and a
@@ -39,9 +39,11 @@ extension ServerCore {
             r.connections[token] = Connection(socket: own, phase: .responding, stream: stream, peer: connection.peer)
             connection.socket = -1
             connection.stream = nil
+            connection.handedOff = true
             r.connections[connectionID] = connection
-            // libmicrohttpd stops counting it when it closes the dummy.
-            openConnections.add(1, ordering: .relaxed)
+            // The stream's socket keeps the count of the connection it was (`openConnections`,
+            // the address's): when libmicrohttpd closes the dummy, nothing is subtracted. Counted
+            // twice meanwhile, a stream could be refused as past `maxConnections`.
             // Registered after the hang-up, if any: epoll reports a state the socket is already in.
             if !watcher.watchStream(socket: own, token: token) {
                 logger.warning("could not watch an event stream's socket", metadata: ["errno": "\(errno)"])

@@ -67,6 +67,8 @@ final class ServerCore: Sendable {
         var thread: pthread_t = 0
         /// Its request head was answered here for libmicrohttpd (`ServerCore+HeadRefusals.swift`).
         var refusedHead = false
+        /// Its socket was taken for an event stream, which counts it from then on.
+        var handedOff = false
 
         /// Where the connection is in its current request; the first two have deadlines.
         enum Phase {
@@ -181,7 +183,9 @@ final class ServerCore: Sendable {
     }
 
     /// libmicrohttpd is about to close the connection's socket (it notifies before closing).
-    func connectionClosed(id: UInt64) {
+    /// Returns whether the connection still counted in `openConnections` (not when its socket
+    /// was taken for a stream: the stream's socket counts then).
+    func connectionClosed(id: UInt64) -> Bool {
         let connection = registry.withLock { r in
             let connection = r.connections.removeValue(forKey: id)
             if let connection, connection.socket >= 0 { _ = r.countSocket(peer: connection.peer, by: -1) }
@@ -190,6 +194,7 @@ final class ServerCore: Sendable {
         if let socket = connection?.socket, socket >= 0, !watcher.unwatch(socket: socket) {
             logger.warning("hang-up watcher lost a socket before its close", metadata: ["socket": "\(socket)"])
         }
+        return connection?.handedOff != true
     }
 
     /// The request head is in: from now on the body deadline applies.

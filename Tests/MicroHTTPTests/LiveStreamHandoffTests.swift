@@ -36,6 +36,34 @@ struct LiveStreamHandoffTests {
         #expect(stream.isOpen)
     }
 
+    @Test("the client sees the head only once the stream's open closure has run, and the stream counts as one connection throughout")
+    func headAfterOpen() async throws {
+        let hub = StreamHub()
+        let opened = Atomic(false)
+        let countDuringOpen = Atomic(-1)
+        let serverBox = Mutex<HTTPServer?>(nil)
+        let server = try streamServer(hub: hub) { stream, _ in
+            // libmicrohttpd has not closed its side yet: the connection and the stream are one.
+            countDuringOpen.store(serverBox.withLock { $0?.openConnectionCount } ?? -1, ordering: .relaxed)
+            Thread.sleep(forTimeInterval: 0.3)
+            stream.send(event: "first", data: "x")
+            opened.store(true, ordering: .releasing)
+        }
+        serverBox.withLock { $0 = server }
+        defer { server.stop() }
+        let port = server.port
+        let (seenOpen, blocks) = try await offPool { () -> (Bool, [[String]]) in
+            var (reader, status) = try EventReader.open(port: port)
+            defer { reader.socket.close() }
+            guard status == 200 else { throw ClientError("status \(status)") }
+            let seenOpen = opened.load(ordering: .acquiring)
+            return (seenOpen, [try reader.nextBlock(timeout: 20), try reader.nextBlock(timeout: 20)])
+        }
+        #expect(seenOpen, "the head arrived before the open closure had run")
+        #expect(blocks == [[": connected"], ["event: first", "data: x"]])
+        #expect(countDuringOpen.load(ordering: .relaxed) == 1, "a handed-off stream was counted twice while libmicrohttpd closed its side")
+    }
+
     @Test("with the handoff off, libmicrohttpd holds the stream's connection (the server before)")
     func handoffOff() async throws {
         let hub = StreamHub()
