@@ -263,8 +263,11 @@ final class ServerCore: Sendable {
             var overdue: [UInt64] = []
             for (id, connection) in r.connections where !connection.cut {
                 switch connection.phase {
-                case .awaitingHead(let since) where head > 0 && now &- since > head: overdue.append(id)
-                case .receivingBody(let since) where body > 0 && now &- since > body: overdue.append(id)
+                // `now` was read before the lock: a connection that started (or finished a
+                // request) since then has a later clock, and is not overdue (a wrapping
+                // difference cut fresh connections unanswered, one in ~30 eviction races).
+                case .awaitingHead(let since) where head > 0 && now > since && now - since > head: overdue.append(id)
+                case .receivingBody(let since) where body > 0 && now > since && now - since > body: overdue.append(id)
                 default: break
                 }
             }
