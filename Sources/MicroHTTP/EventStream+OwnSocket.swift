@@ -50,7 +50,8 @@ final class StalledStreams: Sendable {
     /// The streams stalled for longer than `limit` nanoseconds at `now`.
     /// - Complexity: O(stalled streams).
     func overdue(now: UInt64, limit: UInt64) -> [EventStream] {
-        streams.withLock { $0.values.filter { now &- $0.since > limit }.map(\.stream) }
+        // `now` is read before the lock: a stream that stalled since then is not overdue.
+        streams.withLock { $0.values.filter { now > $0.since && now - $0.since > limit }.map(\.stream) }
     }
 }
 
