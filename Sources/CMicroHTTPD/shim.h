@@ -16,6 +16,8 @@
 #include <sys/socket.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -206,13 +208,99 @@ static inline int cmhd_epoll_watch_readable(int epfd, int fd, uint64_t token) {
     return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
-/// Waits for events and copies their tokens out; returns how many (or -1 with errno).
-static inline int cmhd_epoll_wait(int epfd, uint64_t *tokens, int capacity, int timeout_ms) {
+/// Watches a socket the server writes itself (an event stream taken from libmicrohttpd) for
+/// the peer hanging up and for room to write (EPOLLOUT), edge-triggered: room is reported when
+/// a send that did not go whole can go on.
+static inline int cmhd_epoll_watch_stream(int epfd, int fd, uint64_t token) {
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.events = EPOLLRDHUP | EPOLLOUT | EPOLLET;
+    ev.data.u64 = token;
+    return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/// What an event reported: the peer hung up or the socket failed.
+static inline int cmhd_epoll_is_hangup(uint32_t events) {
+    return (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
+}
+
+/// What an event reported: there is room to write.
+static inline int cmhd_epoll_is_writable(uint32_t events) { return (events & EPOLLOUT) != 0; }
+
+/// Waits for events and copies their tokens and event masks out; returns how many (or -1 with
+/// errno).
+static inline int cmhd_epoll_wait(int epfd, uint64_t *tokens, uint32_t *masks, int capacity, int timeout_ms) {
     struct epoll_event events[128];
     if (capacity > 128) capacity = 128;
     int n = epoll_wait(epfd, events, capacity, timeout_ms);
-    for (int i = 0; i < n; i++) tokens[i] = events[i].data.u64;
+    for (int i = 0; i < n; i++) {
+        tokens[i] = events[i].data.u64;
+        masks[i] = events[i].events;
+    }
     return n;
+}
+
+// MARK: - Taking a stream's socket from libmicrohttpd
+
+/// A TCP socket connected to itself on 127.0.0.1 (bound to a free port, then connected to it:
+/// TCP's simultaneous open), non-blocking, closed with a reset (`SO_LINGER` 0: no TIME_WAIT).
+/// What is sent to it lands in its own receive queue. Returns -1 on failure.
+static inline int cmhd_self_connected_socket(void) {
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0) return -1;
+    struct linger reset = { 1, 0 };
+    struct sockaddr_in address;
+    socklen_t length = sizeof address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (setsockopt(s, SOL_SOCKET, SO_LINGER, &reset, sizeof reset) != 0
+        || bind(s, (struct sockaddr *)&address, sizeof address) != 0
+        || getsockname(s, (struct sockaddr *)&address, &length) != 0
+        || connect(s, (struct sockaddr *)&address, sizeof address) != 0
+        || fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK) != 0) {
+        close(s);
+        return -1;
+    }
+    return s;
+}
+
+/// Makes a socket of our own out of a suspended connection's descriptor `fd`: returns a
+/// duplicate of it (the client's socket, ours from now on), and puts a dummy under the same
+/// number, so that what libmicrohttpd still does with `fd` (send its last response, set TCP
+/// options, `shutdown`, `close`) goes to the dummy and succeeds (nothing is logged): a TCP
+/// socket connected to itself (`cmhd_self_connected_socket`; a Unix socket would fail
+/// libmicrohttpd's TCP_NODELAY/TCP_CORK and be logged three times). Returns -1 (nothing
+/// changed) on failure. Call only while `fd` is out of every epoll set that holds it by number.
+static inline int cmhd_take_socket(int fd) {
+    int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (own < 0) return -1;
+    int dummy = cmhd_self_connected_socket();
+    if (dummy < 0) {
+        close(own);
+        return -1;
+    }
+    if (dup3(dummy, fd, O_CLOEXEC) < 0) {
+        close(own);
+        close(dummy);
+        return -1;
+    }
+    close(dummy);
+    return own;
+}
+
+/// Whether libmicrohttpd has the connection suspended (1), or not (0). 0.9.75's
+/// `internal_suspend_connection_` returns without suspending a connection still marked as
+/// resuming; only a suspended connection is out of libmicrohttpd's epoll set.
+static inline int cmhd_connection_is_suspended(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_SUSPENDED);
+    return info != NULL && info->suspended == MHD_YES;
+}
+
+/// Connections libmicrohttpd holds now (suspended ones included), or -1.
+static inline int cmhd_daemon_connection_count(struct MHD_Daemon *d) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info != NULL ? (int)info->num_connections : -1;
 }
 
 static inline int cmhd_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }

@@ -7,17 +7,28 @@ extension EventStream {
     /// over the buffer cap.
     ///
     /// On an idle stream (suspended, nothing queued) the heartbeat is written to the socket
-    /// here (``IdleStreamWrite``): libmicrohttpd is not woken.
+    /// here (``IdleStreamWrite``): libmicrohttpd is not woken. A stream whose socket the server
+    /// took from libmicrohttpd (`EventStream+OwnSocket.swift`) writes it the same way, with
+    /// nothing queued: one `send`.
     @discardableResult
     public func heartbeat() -> Bool {
         let bytes = EventStream.frameComment("heartbeat")
         let direct = state.withLock { s -> Bool? in
-            guard case .open = s.phase, s.suspended, s.pending.isEmpty else { return nil }
+            guard case .open = s.phase, s.suspended || s.own?.isIdle == true, s.pending.isEmpty else { return nil }
             var wire = bytes
             // A gzip stream that sent nothing since the previous heartbeat frees its deflate state here.
             if let encoder = s.encoder {
                 wire = []
                 guard encoder.heartbeat(bytes, appendingTo: &wire) else { return fail(&s) }
+            }
+            if s.own != nil {
+                // A socket of our own: written at once, one `send`; what the kernel does not
+                // take waits for room like any frame.
+                s.own?.frame = IdleStreamWrite.frame(wire, chunked: chunked)
+                s.own?.sent = 0
+                writeOwnSocket(&s)
+                s.directHeartbeats += 1
+                return true
             }
             guard IdleStreamWrite.send(wire, to: socket, chunked: chunked) else {
                 // Gone, or not reading at all: the connection is shut down and resumed to end.
@@ -26,7 +37,11 @@ extension EventStream {
             s.directHeartbeats += 1
             return true
         }
-        if let direct { return direct }
+        if let direct {
+            // A socket of our own that failed is closed: the server is told here.
+            reportOwnSocketEnd()
+            return direct
+        }
         return enqueue(size: bytes.count, onlyIfIdle: true, plain: { $0.append(bytes) }) { pending, encoder in
             encoder.heartbeat(bytes, appendingTo: &pending)
         }

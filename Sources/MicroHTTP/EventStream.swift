@@ -12,9 +12,9 @@ import Synchronization
 /// ```
 ///
 /// # Cost of an idle stream
-/// No thread and no CPU: when nothing is queued the connection is suspended in libmicrohttpd
-/// (out of its poll set); `send` queues the bytes and resumes it, while a heartbeat is written to
-/// the socket without resuming it (`heartbeat()`). A hang-up by the client is
+/// No thread and no CPU: once it opens, the stream's socket is taken from libmicrohttpd and the
+/// server writes it (`EventStream+OwnSocket.swift`; with `eventStreamsOffLibrary` off, it stays a
+/// suspended libmicrohttpd connection, resumed by `send`). A hang-up by the client is
 /// noticed by the server's watcher (an epoll set of stream sockets waiting for `EPOLLRDHUP`), so
 /// `onClose` runs within milliseconds even when no event is being sent.
 ///
@@ -93,6 +93,9 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         /// The deflate state of a compressed stream; dropped when the stream ends.
         var encoder: GzipEncoder?
         var directHeartbeats = 0
+        /// Set once the stream's socket is taken from libmicrohttpd: the server writes it
+        /// itself from then on (`EventStream+OwnSocket.swift`).
+        var own: OwnSocket?
     }
 
     /// With `compression`, the stream is gzip (unless zlib cannot set it up: see `isCompressed`).
@@ -229,6 +232,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             }
             resumeIfSuspended(&s)
         }
+        reportOwnSocketEnd()
     }
 
     /// Calls `handler` once when the stream has ended (on the server's I/O thread: keep it
@@ -310,12 +314,13 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 // Nothing more is compressed: the deflate state goes now, not when
                 // libmicrohttpd gets round to completing the request.
                 s.encoder = nil
-                if reason != .serverStopped { shutdownSocket() }
+                if reason != .serverStopped { shutdownSocket(s) }
                 resumeIfSuspended(&s)
             case .aborting, .finished:
                 break
             }
         }
+        reportOwnSocketEnd()
     }
 
     /// libmicrohttpd completed the request (the connection is about to be closed or reused):
@@ -332,6 +337,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             dropPending(&s)
             s.encoder = nil
             s.suspended = false
+            closeOwnSocket(&s)
             defer { s.closeHandlers = []; s.closeWaiters = [] }
             return (reason, s.closeHandlers, s.closeWaiters)
         }
@@ -365,7 +371,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 // A client that stopped reading leaves libmicrohttpd waiting for the socket to
                 // become writable, which may never happen: shutting the socket down makes the
                 // next write fail, so the connection is closed and its slot freed.
-                shutdownSocket()
+                shutdownSocket(s)
                 resumeIfSuspended(&s)
                 return false
             }
@@ -384,6 +390,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             resumeIfSuspended(&s)
             return true
         }
+        reportOwnSocketEnd()
         // Outside the lock: enforcing takes other streams' locks.
         if queued, let budget, budget.isExceeded { budget.enforce() }
         return queued
@@ -394,13 +401,13 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     func fail(_ s: inout State, _ reason: CloseReason = .bufferOverflow) -> Bool {
         s.phase = .aborting(reason)
         dropPending(&s)
-        shutdownSocket()
+        shutdownSocket(s)
         resumeIfSuspended(&s)
         return false
     }
 
     /// Brings the budget in line with what the buffer now holds. Under the lock.
-    private func recharge(_ s: inout State) {
+    func recharge(_ s: inout State) {
         let held = s.pending.heldBytes
         if held != s.charged {
             budget?.add(held - s.charged)
@@ -409,7 +416,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Forgets the unsent bytes (and returns them to the budget). Under the lock.
-    private func dropPending(_ s: inout State) {
+    func dropPending(_ s: inout State) {
         s.pending.removeAll()
         recharge(&s)
     }
@@ -419,8 +426,11 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// must resume every suspended stream before `MHD_stop_daemon`) take the same lock, so the
     /// flag and libmicrohttpd's state never disagree. Lock order is always stream lock →
     /// libmicrohttpd's internal mutex; libmicrohttpd never calls us holding that mutex.
+    /// A stream whose socket is ours writes what it can instead (see `writeOwnSocket`).
     private func resumeIfSuspended(_ s: inout State) {
-        if s.suspended {
+        if s.own != nil {
+            writeOwnSocket(&s)
+        } else if s.suspended {
             s.suspended = false
             connection.resume()
         }
@@ -428,8 +438,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
 
     /// Only called while the phase is not `.finished`, under the lock: libmicrohttpd closes a
     /// socket only after the completion callback (`finish`, which takes this lock) has run, so
-    /// the descriptor still belongs to this stream's connection.
-    private func shutdownSocket() {
+    /// the descriptor still belongs to this stream's connection. A socket of our own is not
+    /// shut down but closed, by `writeOwnSocket` once the phase says the stream ends.
+    private func shutdownSocket(_ s: borrowing State) {
+        guard s.own == nil else { return }
         shutdownConnectionSocket(socket, peer: nil)
     }
 }

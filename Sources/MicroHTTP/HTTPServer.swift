@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 import Logging
 import Synchronization
@@ -125,6 +126,7 @@ public final class HTTPServer: Sendable {
             guard core.watcher.start(
                 tickMilliseconds: configuration.limits.deadlineSweepMilliseconds,
                 onHangup: { [core] id in core.clientHungUp(connectionID: id) },
+                onWritable: { [core] id in core.streamSocketWritable(token: id) },
                 onTick: { [core] in core.cutOverdueConnections() }
             ) else { throw ServerError.couldNotStart("could not start the hang-up watcher thread") }
             do {
@@ -164,6 +166,15 @@ public final class HTTPServer: Sendable {
 
     /// TCP connections currently open. - Complexity: O(1).
     public var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
+
+    /// Connections libmicrohttpd holds (`MHD_DAEMON_INFO_CURRENT_CONNECTIONS`): event streams
+    /// whose socket the server took are not among them (for tests).
+    var libraryConnectionCount: Int {
+        state.withLock { state in
+            if case .running(let daemon) = state { return Int(cmhd_daemon_connection_count(daemon.daemon)) }
+            return 0
+        }
+    }
 
     /// Stops the server (see "Stopping" above); blocks for as long as libmicrohttpd takes to
     /// close its connections (milliseconds). Idempotent.

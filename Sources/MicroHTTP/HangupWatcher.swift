@@ -42,24 +42,29 @@ final class HangupWatcher: Sendable {
         let watcher: HangupWatcher
         let tickMilliseconds: Int32?
         let onHangup: @Sendable (UInt64) -> Void
+        let onWritable: @Sendable (UInt64) -> Void
         let onTick: @Sendable () -> Void
         init(watcher: HangupWatcher, tickMilliseconds: Int32?, onHangup: @escaping @Sendable (UInt64) -> Void,
-             onTick: @escaping @Sendable () -> Void) {
+             onWritable: @escaping @Sendable (UInt64) -> Void, onTick: @escaping @Sendable () -> Void) {
             self.watcher = watcher
             self.tickMilliseconds = tickMilliseconds
             self.onHangup = onHangup
+            self.onWritable = onWritable
             self.onTick = onTick
         }
     }
 
-    /// Starts the thread, which calls `onHangup` with a connection id for each hang-up, and
-    /// `onTick` about every `tickMilliseconds` (never when `nil`), until `stop()`; `false` if the
-    /// thread could not be created.
+    /// Starts the thread, which calls `onHangup` with a connection id for each hang-up,
+    /// `onWritable` with the id of a stream socket (``watchStream(socket:token:)``) that has
+    /// room to write again, and `onTick` about every `tickMilliseconds` (never when `nil`),
+    /// until `stop()`; `false` if the thread could not be created.
     func start(tickMilliseconds: Int32? = nil, onHangup: @escaping @Sendable (UInt64) -> Void,
+               onWritable: @escaping @Sendable (UInt64) -> Void = { _ in },
                onTick: @escaping @Sendable () -> Void = {}) -> Bool {
         thread.withLock { thread in
             guard thread == nil else { return true }
-            let context = ThreadContext(watcher: self, tickMilliseconds: tickMilliseconds, onHangup: onHangup, onTick: onTick)
+            let context = ThreadContext(watcher: self, tickMilliseconds: tickMilliseconds, onHangup: onHangup,
+                                        onWritable: onWritable, onTick: onTick)
             let box = Unmanaged.passRetained(context).toOpaque()
             var id = pthread_t()
             let rc = pthread_create(&id, nil, { argument in
@@ -82,6 +87,13 @@ final class HangupWatcher: Sendable {
         _ = cmhd_epoll_watch_hangup(epollFD, socket, token)
     }
 
+    /// Watches a socket the server writes itself (an event stream taken from libmicrohttpd:
+    /// see `EventStream+OwnSocket.swift`) for a hang-up and for room to write; `token` is the
+    /// stream's connection id. Closing the socket removes it (no other descriptor shares it).
+    func watchStream(socket: Int32, token: UInt64) -> Bool {
+        cmhd_epoll_watch_stream(epollFD, socket, token) == 0
+    }
+
     /// Stops watching; call while the socket is still open. `false` means it was no longer in
     /// the set, i.e. the descriptor had already been closed.
     func unwatch(socket: Int32) -> Bool {
@@ -101,6 +113,7 @@ final class HangupWatcher: Sendable {
 
     private func run(_ context: ThreadContext) {
         var tokens = [UInt64](repeating: 0, count: 128)
+        var masks = [UInt32](repeating: 0, count: 128)
         let tick = context.tickMilliseconds.map { UInt64($0) * 1_000_000 }
         var nextTick = tick.map { monotonicNanoseconds() + $0 } ?? .max
         while true {
@@ -109,11 +122,20 @@ final class HangupWatcher: Sendable {
                 let now = monotonicNanoseconds()
                 timeout = now >= nextTick ? 0 : Int32(clamping: (nextTick - now) / 1_000_000 + 1)
             }
-            let n = tokens.withUnsafeMutableBufferPointer { cmhd_epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout) }
+            let n = tokens.withUnsafeMutableBufferPointer { tokens in
+                masks.withUnsafeMutableBufferPointer { masks in
+                    cmhd_epoll_wait(epollFD, tokens.baseAddress, masks.baseAddress, Int32(tokens.count), timeout)
+                }
+            }
             if n < 0 && errno != EINTR { return }
             for i in 0..<max(0, Int(n)) {
                 if tokens[i] == Self.wakeToken { return }
-                context.onHangup(tokens[i])
+                // A hang-up first: a stream that lost its client is ended, not written to.
+                if cmhd_epoll_is_hangup(masks[i]) != 0 {
+                    context.onHangup(tokens[i])
+                } else if cmhd_epoll_is_writable(masks[i]) != 0 {
+                    context.onWritable(tokens[i])
+                }
             }
             if let tick, monotonicNanoseconds() >= nextTick {
                 context.onTick()

@@ -24,16 +24,19 @@ enum IdleStreamWrite {
     /// went out is then a partial chunk: the stream must end).
     static func send(_ bytes: [UInt8], to socket: Int32, chunked: Bool) -> Bool {
         guard socket >= 0, !bytes.isEmpty else { return socket >= 0 }
-        var wire: [UInt8] = []
-        if chunked {
-            wire.reserveCapacity(bytes.count + 12)
-            wire += Array(String(bytes.count, radix: 16).utf8) + [13, 10]
-            wire += bytes
-            wire += [13, 10]
-        } else {
-            wire = bytes
-        }
+        let wire = frame(bytes, chunked: chunked)
         let sent = wire.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
         return sent == wire.count
+    }
+
+    /// `bytes` as one chunk of a chunked body (`<size>\r\n<bytes>\r\n`), or as they are.
+    static func frame(_ bytes: [UInt8], chunked: Bool) -> [UInt8] {
+        guard chunked else { return bytes }
+        var wire: [UInt8] = []
+        wire.reserveCapacity(bytes.count + 12)
+        wire += Array(String(bytes.count, radix: 16).utf8) + [13, 10]
+        wire += bytes
+        wire += [13, 10]
+        return wire
     }
 }

@@ -57,11 +57,12 @@ let connectionNotify: MHD_NotifyConnectionCallback = { cls, connection, socketCo
         let id = core.connectionStarted(socket: socket, handle: connection.map(ConnectionHandle.init))
         socketContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(id))
     } else {
-        core.openConnections.subtract(1, ordering: .relaxed)
+        var counted = true
         if let raw = socketContext.pointee {
-            core.connectionClosed(id: UInt64(UInt(bitPattern: raw)))
+            counted = core.connectionClosed(id: UInt64(UInt(bitPattern: raw)))
             socketContext.pointee = nil
         }
+        if counted { core.openConnections.subtract(1, ordering: .relaxed) }
     }
 }
 

@@ -14,6 +14,9 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
     var socket: Int32 = -1
     var open: (@Sendable (EventStream) -> Void)?
     var mhdResponse: OpaquePointer?
+    /// The stream's socket was taken from libmicrohttpd (`LibMicroHTTPD+StreamHandoff.swift`):
+    /// the connection is suspended until its dummy response is queued.
+    var handedOff = false
 
     switch response.body {
     case .bytes(let bytes):
@@ -36,6 +39,12 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
             // zlib could not set up the stream: it goes out plain.
             if gzip && !opened.isCompressed { response.headers["Content-Encoding"] = nil }
             open = handler
+            if let dummy = core.handOff(opened, context: context, headers: response.headers) {
+                mhdResponse = dummy
+                handedOff = true
+            }
+        }
+        if let opened = stream, !handedOff {
             let retained = Unmanaged.passRetained(opened).toOpaque()
             let block = EventStream.responseBlockBytes(chunked: context.chunked)
             mhdResponse = MHD_create_response_from_callback(CMHD_SIZE_UNKNOWN, block, { cls, _, buffer, max in
@@ -45,7 +54,7 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
                 if let cls { Unmanaged<EventStream>.fromOpaque(cls).release() }
             })
             if mhdResponse == nil { Unmanaged<EventStream>.fromOpaque(retained).release() }
-        } else {
+        } else if stream == nil {
             response = ServerCore.serverStopping.response
             mhdResponse = response.body.bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
@@ -61,7 +70,8 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
 
     context.state.withLock { s in
         s.phase = .answered
-        s.stream = stream
+        // A stream off libmicrohttpd is not ended by its request's completion.
+        s.stream = handedOff ? nil : stream
     }
     // Sending the answer is our time, not the client's: no deadline from here.
     core.setRequestComplete(true, connectionID: context.connectionID)
@@ -73,6 +83,17 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
     }
     defer { MHD_destroy_response(mhdResponse) }
 
+    if handedOff {
+        // libmicrohttpd sends its dummy response to the dummy socket and closes it.
+        let result = MHD_queue_response(connection, 200, mhdResponse)
+        context.connection.resume()
+        core.logger.debug("\(context.method) \(context.rawPath) 200 \(ContinuousClock.now - context.started)")
+        if let stream {
+            open?(stream)
+            stream.startOwnSocket()
+        }
+        return result
+    }
     for field in response.headers {
         if MHD_add_response_header(mhdResponse, field.name, field.value) != .YES {
             core.logger.warning("dropped an invalid response header", metadata: ["name": "\(field.name)", "path": "\(context.rawPath)"])

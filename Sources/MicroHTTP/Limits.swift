@@ -62,11 +62,17 @@ public struct Limits: Sendable, Hashable {
     /// Request line plus headers (roughly: libmicrohttpd's per-connection memory pool is this
     /// plus 2 KiB, which also holds the response head and an event stream's write buffer). A
     /// bigger header block is refused by libmicrohttpd itself (`431` in its own HTML, or the
-    /// connection is closed). The pool is most of what an idle event stream costs: measured
-    /// 15 KiB per stream with the default, 18 KiB with an 8 KiB larger pool; 10 KiB of the 18.6 KiB
-    /// an idle Mountains session with one stream costs (libmicrohttpd 0.9.75 sizes it at `accept`,
-    /// for every connection, and touches all of it: BENCHMARKS.md, session 10).
+    /// connection is closed). The pool was most of what an idle event stream cost (10 KiB of
+    /// 18.6 KiB per idle Mountains session: libmicrohttpd 0.9.75 sizes it at `accept`, for every
+    /// connection, and touches all of it; BENCHMARKS.md, session 10); a stream now gives its
+    /// connection back to libmicrohttpd, which frees the pool, once it opens
+    /// (`eventStreamsOffLibrary`, session 12).
     public var maxHeaderBytes: Int
+    /// Whether an event stream's socket is taken from libmicrohttpd once the stream opens, and
+    /// written by the server itself (its pool and connection are freed: an idle stream costs
+    /// ~10 KiB less; see `LibMicroHTTPD+StreamHandoff.swift`). `false` leaves streams with
+    /// libmicrohttpd, as before session 12.
+    public var eventStreamsOffLibrary = true
     /// Arguments in a request's query (`a=1&b=2` is two; every `&`-separated part counts, empty
     /// ones too). libmicrohttpd keeps each in a 64-byte record of the connection's memory pool
     /// (see `maxHeaderBytes`), and 0.9.75 loses a request whose query does not fit: it is never
@@ -144,11 +150,14 @@ public struct Limits: Sendable, Hashable {
 
     var requestHeadDeadlineNanoseconds: UInt64 { Self.nanoseconds(requestHeadDeadline) }
     var requestBodyDeadlineNanoseconds: UInt64 { Self.nanoseconds(requestBodyDeadline) }
+    /// How long a stream the server writes itself may wait for a client that takes nothing
+    /// (libmicrohttpd's idle timeout did this for the streams it held).
+    var streamStallNanoseconds: UInt64 { eventStreamsOffLibrary ? Self.nanoseconds(requestTimeout) : 0 }
 
-    /// How often the watcher looks for overdue connections: a quarter of the shorter deadline,
-    /// between 50 ms and 1 s; `nil` when both deadlines are off.
+    /// How often the watcher looks for overdue connections and stalled streams: a quarter of
+    /// the shortest deadline, between 50 ms and 1 s; `nil` when all are off.
     var deadlineSweepMilliseconds: Int32? {
-        let deadlines = [requestHeadDeadlineNanoseconds, requestBodyDeadlineNanoseconds].filter { $0 > 0 }
+        let deadlines = [requestHeadDeadlineNanoseconds, requestBodyDeadlineNanoseconds, streamStallNanoseconds].filter { $0 > 0 }
         guard let shortest = deadlines.min() else { return nil }
         return Int32(min(1_000, max(50, shortest / 4 / 1_000_000)))
     }

@@ -29,6 +29,8 @@ final class ServerCore: Sendable {
     let deadlineCuts = Atomic<Int>(0)
     /// Unsent event-stream bytes, server-wide.
     let streamBudget: EventStreamBudget
+    /// Streams off libmicrohttpd whose clients take nothing now (`EventStream+OwnSocket.swift`).
+    let stalledStreams = StalledStreams()
 
     struct Registry {
         /// Set once by `stop()`; afterwards nothing new is suspended or opened.
@@ -42,10 +44,14 @@ final class ServerCore: Sendable {
         var streams: [UInt64: EventStream] = [:]
         /// Requests whose connection is suspended while the Swift handler runs.
         var pending: [ObjectIdentifier: RequestContext] = [:]
+        /// Client sockets open per client address, streams off libmicrohttpd included
+        /// (`ServerCore+AddressCounts.swift`).
+        var socketsByAddress: [[UInt8]: Int] = [:]
     }
 
     struct Connection {
-        let socket: Int32
+        /// -1 once the socket was taken from libmicrohttpd (its stream is then under a new id).
+        var socket: Int32
         var phase: Phase
         var stream: EventStream?
         /// The watcher saw the client hang up (it reports each socket once).
@@ -61,6 +67,8 @@ final class ServerCore: Sendable {
         var thread: pthread_t = 0
         /// Its request head was answered here for libmicrohttpd (`ServerCore+HeadRefusals.swift`).
         var refusedHead = false
+        /// Its socket was taken for an event stream, which counts it from then on.
+        var handedOff = false
 
         /// Where the connection is in its current request; the first two have deadlines.
         enum Phase {
@@ -156,11 +164,18 @@ final class ServerCore: Sendable {
     func connectionStarted(socket: Int32, handle: ConnectionHandle? = nil) -> UInt64 {
         let now = monotonicNanoseconds()
         let thread = pthread_self()
+        let perAddress = limits.maxConnectionsPerAddress
         let id = registry.withLock { r in
             let id = r.nextConnectionID
             r.nextConnectionID += 1
-            r.connections[id] = Connection(socket: socket, phase: .awaitingHead(since: now), peer: socketPeer(socket),
+            let peer = socketPeer(socket)
+            r.connections[id] = Connection(socket: socket, phase: .awaitingHead(since: now), peer: peer,
                                            handle: handle, thread: thread)
+            // libmicrohttpd's own per-address limit no longer sees streams it gave away.
+            if r.countSocket(peer: peer, by: 1) > perAddress && perAddress > 0 {
+                r.connections[id]?.cut = true
+                shutdownConnectionSocket(socket, peer: nil)
+            }
             return id
         }
         if socket >= 0 { watcher.watch(socket: socket, token: id) }
@@ -168,11 +183,18 @@ final class ServerCore: Sendable {
     }
 
     /// libmicrohttpd is about to close the connection's socket (it notifies before closing).
-    func connectionClosed(id: UInt64) {
-        let socket = registry.withLock { $0.connections.removeValue(forKey: id)?.socket }
-        if let socket, socket >= 0, !watcher.unwatch(socket: socket) {
+    /// Returns whether the connection still counted in `openConnections` (not when its socket
+    /// was taken for a stream: the stream's socket counts then).
+    func connectionClosed(id: UInt64) -> Bool {
+        let connection = registry.withLock { r in
+            let connection = r.connections.removeValue(forKey: id)
+            if let connection, connection.socket >= 0 { _ = r.countSocket(peer: connection.peer, by: -1) }
+            return connection
+        }
+        if let socket = connection?.socket, socket >= 0, !watcher.unwatch(socket: socket) {
             logger.warning("hang-up watcher lost a socket before its close", metadata: ["socket": "\(socket)"])
         }
+        return connection?.handedOff != true
     }
 
     /// The request head is in: from now on the body deadline applies.
@@ -234,7 +256,9 @@ final class ServerCore: Sendable {
     func cutOverdueConnections(now: UInt64 = monotonicNanoseconds()) -> Int {
         let head = limits.requestHeadDeadlineNanoseconds
         let body = limits.requestBodyDeadlineNanoseconds
-        guard head > 0 || body > 0 else { return 0 }
+        let stall = limits.streamStallNanoseconds
+        guard head > 0 || body > 0 || stall > 0 else { return 0 }
+        let stalled = stall > 0 ? stalledStreams.overdue(now: now, limit: stall) : []
         let cut = registry.withLock { r -> Int in
             var overdue: [UInt64] = []
             for (id, connection) in r.connections where !connection.cut {
@@ -255,6 +279,8 @@ final class ServerCore: Sendable {
             }
             return overdue.count
         }
+        // Outside the lock: ending a stream takes it.
+        for stream in stalled { stream.abort(.clientDisconnected) }
         if cut > 0 {
             deadlineCuts.add(cut, ordering: .relaxed)
             logger.debug("closed \(cut) connections that were too slow to send their request")

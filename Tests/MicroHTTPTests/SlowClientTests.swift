@@ -89,18 +89,7 @@ struct SlowClientTests {
         #expect(await eventually { sockets.filter(\.isClosedByPeer).count == 5 })
         #expect(server.openConnectionCount == 3)
         // What a refused client sees: the connection closed, no response.
-        let refused = try await offPool { () -> String in
-            let socket = try TestSocket.connect(port: port)
-            defer { socket.close() }
-            try? socket.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
-            var reader = ResponseReader(socket)
-            do {
-                return "answered \(try reader.readResponse(timeout: 5).status)"
-            } catch {
-                return reader.closed ? "closed" : "\(error)"
-            }
-        }
-        #expect(refused == "closed")
+        #expect(try await connectionOutcome(port: port, path: "/hello", timeout: 5) == "closed")
         // Another address is served at once.
         let other = try await get(port: port, "/hello", from: "127.0.0.2")
         #expect(other.status == 200)
