@@ -21,7 +21,7 @@ struct DeadlineSweepTests {
         #expect(core.cutOverdueConnections(now: before &- 1_000) == 0, "a fresh connection was cut as overdue")
         #expect(core.cutOverdueConnections(now: before + 500_000_000) == 0, "within its deadline")
         #expect(core.cutOverdueConnections(now: before + 2_000_000_000) == 1, "past its head deadline")
-        core.connectionClosed(id: id)
+        _ = core.connectionClosed(id: id)
 
         // A kept-alive connection awaits its next head from the end of its last response.
         let other = core.connectionStarted(socket: -1)
