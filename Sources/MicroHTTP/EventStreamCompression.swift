@@ -114,7 +114,6 @@ extension Response {
 /// frees it, and the next event allocates a fresh one. A fresh compressor references nothing
 /// before it, so the member stays valid (the client's window simply goes unused once).
 final class GzipEncoder: @unchecked Sendable {
-    private let stream: UnsafeMutablePointer<z_stream>
     private let level: Int32
     private let windowBits: Int32
     private let memoryLevel: Int32
@@ -138,8 +137,6 @@ final class GzipEncoder: @unchecked Sendable {
 
     /// `nil` when zlib refuses the settings or has no memory.
     init?(_ settings: EventStreamCompression) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
         level = Int32(clamping: settings.level)
         windowBits = Int32(clamping: settings.windowBits)
         memoryLevel = Int32(clamping: settings.memoryLevel)
@@ -147,27 +144,23 @@ final class GzipEncoder: @unchecked Sendable {
         minimumBytes = settings.minimumBytes
         spliceMinimumBytes = settings.spliceMinimumBytes
         windowSize = 1 << min(15, max(9, settings.windowBits))
-        guard activate() else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            return nil
-        }
+        guard activate() else { return nil }
     }
 
     deinit {
         release()
-        stream.deinitialize(count: 1)
-        stream.deallocate()
     }
+
+    /// zlib's stream record: in the arena, so an idle stream's encoder holds no zlib memory at
+    /// all. `nil` while the state is freed.
+    private var stream: UnsafeMutablePointer<z_stream>? { arena?.stream }
 
     /// Sets up the deflate state if it was freed (or never made). `false`: zlib refused.
     private func activate() -> Bool {
         guard !isActive else { return true }
-        stream.pointee = z_stream()
         guard let arena = DeflateArena(windowBits: Int(windowBits), memoryLevel: Int(memoryLevel)) else { return false }
-        arena.install(in: stream)
-        guard czlib_deflate_init_raw(stream, level, windowBits, memoryLevel) == Z_OK else {
-            stream.pointee = z_stream()
+        arena.install()
+        guard czlib_deflate_init_raw(arena.stream, level, windowBits, memoryLevel) == Z_OK else {
             arena.unmap()
             return false
         }
@@ -180,9 +173,8 @@ final class GzipEncoder: @unchecked Sendable {
     /// Frees the deflate state (the member's CRC, length and position are kept). Call only on
     /// a flushed byte boundary (after a `compress` that flushed).
     func release() {
-        guard isActive else { return }
+        guard isActive, let stream else { return }
         deflateEnd(stream)
-        stream.pointee = z_stream()
         arena?.unmap()
         arena = nil
         isActive = false
@@ -209,14 +201,15 @@ final class GzipEncoder: @unchecked Sendable {
             return true
         }
         usedSinceHeartbeat = true
-        guard activate() else { return false }
+        guard activate(), let stream else { return false }
         let mode = finish ? Z_FINISH : flush ? Z_SYNC_FLUSH : Z_NO_FLUSH
         if !finish && !setLevel((compressing ?? (input.count >= minimumBytes)) ? level : 0, appendingTo: &output) { return false }
         crc = crc32_z(crc, input.baseAddress, input.count)
         length &+= UInt32(truncatingIfNeeded: input.count)
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
         stream.pointee.avail_in = UInt32(input.count)
-        defer { stream.pointee.next_in = nil; stream.pointee.avail_in = 0 }
+        // (The record is gone once a finished member released the state.)
+        defer { if isActive { stream.pointee.next_in = nil; stream.pointee.avail_in = 0 } }
         // Until zlib leaves room in the output: then all input is consumed (and flushed).
         var room = max(256, input.count / 2 + 64)
         while true {
@@ -279,7 +272,7 @@ final class GzipEncoder: @unchecked Sendable {
         // The client's window now ends with the spliced bytes; so must this compressor's, or
         // its next match would point at bytes the client does not have there. (A freed state
         // has no history to disagree with.)
-        guard isActive else { return true }
+        guard isActive, let stream else { return true }
         return shared.bytes.suffix(windowSize).withUnsafeBufferPointer { dictionary in
             deflateSetDictionary(stream, dictionary.baseAddress, UInt32(dictionary.count)) == Z_OK
         }
@@ -329,6 +322,7 @@ final class GzipEncoder: @unchecked Sendable {
     /// deflateParams ends is empty; the few bits it may write still go to `output`.
     private func setLevel(_ newLevel: Int32, appendingTo output: inout [UInt8]) -> Bool {
         guard newLevel != currentLevel else { return true }
+        guard let stream else { return false }
         var scratch = [UInt8](repeating: 0, count: 64)
         let (result, produced) = scratch.withUnsafeMutableBufferPointer { buffer -> (Int32, Int) in
             stream.pointee.next_out = buffer.baseAddress
@@ -349,12 +343,15 @@ final class GzipEncoder: @unchecked Sendable {
 /// are carved from, unmapped when the state is freed. Through `malloc` the freed pieces stayed in
 /// the process (RSS of 500 idle streams did not fall when they freed their states); an unmapped
 /// region is returned to the kernel at once. An allocation that does not fit (a zlib that asks
-/// for more than reckoned) falls back to `calloc`/`free`.
+/// for more than reckoned) falls back to `calloc`/`free`. zlib's stream record itself is at the
+/// start of the mapping (``stream``).
 struct DeflateArena {
     let base: UnsafeMutableRawPointer
     let size: Int
-    /// Bytes at the start of the mapping: its size and how much is carved (two `Int`s).
-    private static let headerBytes = 64
+    /// Bytes at the start of the mapping: its size and how much is carved (two `Int`s), then
+    /// the stream record.
+    private static let counters = 16
+    private static let headerBytes = counters + (MemoryLayout<z_stream>.size + 15) & ~15
 
     init?(windowBits: Int, memoryLevel: Int) {
         let window = 1 << min(15, max(9, windowBits)), hash = 1 << (min(9, max(1, memoryLevel)) + 7)
@@ -369,9 +366,17 @@ struct DeflateArena {
         base = mapped
         base.storeBytes(of: size, as: Int.self)
         base.storeBytes(of: Self.headerBytes, toByteOffset: MemoryLayout<Int>.stride, as: Int.self)
+        (base + Self.counters).bindMemory(to: z_stream.self, capacity: 1).initialize(to: z_stream())
     }
 
-    func install(in stream: UnsafeMutablePointer<z_stream>) {
+    /// zlib's stream record, in the mapping: valid until ``unmap()``.
+    var stream: UnsafeMutablePointer<z_stream> {
+        (base + Self.counters).assumingMemoryBound(to: z_stream.self)
+    }
+
+    /// Points the stream record's allocator at the mapping.
+    func install() {
+        let stream = self.stream
         stream.pointee.opaque = base
         stream.pointee.zalloc = { opaque, items, itemSize in
             let count = Int(items) * Int(itemSize)

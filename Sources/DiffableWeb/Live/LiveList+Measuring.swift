@@ -45,7 +45,7 @@ extension LiveList {
         if !recorded.forgot {
             layouts.applyMeasurements(width: width, previous: recorded.previousGeneration, known, table: table)
         }
-        let followers = state.withLock { $0.followers.all.values.filter { $0.window.container.width == width } }
+        let followers = state.withLock { $0.followers.all.filter { $0.window.container.width == width } }
         for follower in followers {
             sendWindow(to: follower, version: version, snapshot: snapshot, always: false, measured: true)
         }

@@ -55,7 +55,7 @@ extension LiveList {
             state.snapshotBody = nil
             for event in publication.logged { state.log.append(event) }
             // Streams that closed meanwhile stay closed.
-            for follower in publication.followers.all.values { state.followers.update(follower) }
+            state.followers.update(from: publication.followers)
             state.supplementaryHTML = publication.supplementaryHTML
             return state.log.byteCount
         }
@@ -78,13 +78,13 @@ extension LiveList {
                 publication.stored.append(StoredChange(event: StoredEvent(version: update.version, name: "snapshot", data: "{}"), changeset: nil))
                 publication.checkpointDue = true
             }
-            for var follower in publication.followers.all.values {
+            for (index, var follower) in publication.followers.all.enumerated() {
                 let layout = layout(version: update.version, snapshot: snapshot, container: follower.window.container)
                 let cells = layout.cells(in: follower.window.rect)
                 follower.held = Dictionary(uniqueKeysWithValues: cells.map { ($0.id, WireFrame($0.frame)) })
                 follower.signature = WindowUpdate.signature(of: follower.held)
                 follower.version = update.version
-                publication.followers.insert(follower)
+                publication.followers.replace(at: index, with: follower)
                 let json = snapshotEventJSON(version: update.version, streamID: follower.id, snapshot: snapshot, layout: layout,
                                              cells: cells.map { wireCell($0, in: snapshot) })
                 publication.sends.append((follower.stream, "snapshot", epoch.wire(eventID), EventData(json)))
@@ -122,7 +122,7 @@ extension LiveList {
         let reloadedSections = Set(changes.sectionReloads.map(\.id))
         var rendered: [TransitionCache.WindowKey: TransitionCache.Window] = [:]
         var supplementariesChecked = false
-        for var follower in publication.followers.all.values where follower.version < update.version {
+        for (index, var follower) in publication.followers.all.enumerated() where follower.version < update.version {
             let layout = layout(version: update.version, snapshot: snapshot, container: follower.window.container)
             if !supplementariesChecked {
                 supplementariesChecked = true
@@ -165,7 +165,7 @@ extension LiveList {
             follower.held = result.held
             follower.signature = result.signature
             follower.version = update.version
-            publication.followers.insert(follower)
+            publication.followers.replace(at: index, with: follower)
             publication.sends.append((follower.stream, "changeset", epoch.wire(eventID), EventData(head: head, shared: [ids, result.tail])))
             if demo.observesWindows { publication.windows.append((follower.id, result.held)) }
         }

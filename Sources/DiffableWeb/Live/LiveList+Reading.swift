@@ -69,7 +69,7 @@ extension LiveList {
         let json = build(version, snapshot)
         let kept = state.withLock { state -> Bool in
             guard dataSource.version == version else { return false }
-            state.snapshotBody = (version, snapshot, json)
+            state.snapshotBody = SnapshotBody(version: version, snapshot: snapshot, json: json)
             return true
         }
         if kept { memory.setCaches(json.count) }

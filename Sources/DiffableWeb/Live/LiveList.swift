@@ -33,7 +33,8 @@ import Synchronization
 /// `+Replication` (catching up with a shared store), `+Followers` (streams and their windows),
 /// `+Layout` (cells with their HTML), `+WireJSON` (the events' JSON).
 final class LiveList: Sendable {
-    let descriptor: DemoDescriptor
+    /// The demo's name: the list's key in its session and in the store.
+    let name: String
     let demo: any Demo
     let dataSource = DiffableDataSource<String, String>()
     let renderer: Renderer
@@ -71,10 +72,24 @@ final class LiveList: Sendable {
         /// The HTML each header or footer had at the last apply (to send only real changes).
         var supplementaryHTML: [String: String] = [:]
         /// `GET …/snapshot`'s body for one version: repeated reads cost a copy.
-        var snapshotBody: (version: Int, snapshot: Snapshot<String, String>, json: [UInt8])?
+        /// (A reference: most lists are never read this way, and an idle list stays small.)
+        var snapshotBody: SnapshotBody?
         /// Set once a save failed or another process replaced the list: it takes no more
         /// writes (its session makes it again from the store).
         var retired = false
+    }
+
+    /// `GET …/snapshot`'s body for one version of the list.
+    final class SnapshotBody: Sendable {
+        let version: Int
+        let snapshot: Snapshot<String, String>
+        let json: [UInt8]
+
+        init(version: Int, snapshot: Snapshot<String, String>, json: [UInt8]) {
+            self.version = version
+            self.snapshot = snapshot
+            self.json = json
+        }
     }
 
     /// An event for one stream, built after its write and sent by the outbox.
@@ -88,7 +103,7 @@ final class LiveList: Sendable {
     /// (``StoredList/derived``) is computed again from its saved demo state.
     init(descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int,
          restoring stored: StoredList? = nil, storage: ListStorage? = nil) {
-        self.descriptor = descriptor
+        self.name = descriptor.name
         self.demo = descriptor.make()
         self.renderer = renderer
         self.state = Mutex(State(log: EventLog(capacity: logCapacity), container: container))
@@ -147,7 +162,7 @@ final class LiveList: Sendable {
     var storedForm: StoredList {
         let (version, snapshot) = dataSource.versionedSnapshot()
         let derived = demo.derivesList
-        return StoredList(demo: descriptor.name, version: version, epoch: epoch.value,
+        return StoredList(demo: name, version: version, epoch: epoch.value,
                           sections: derived ? [] : StoredList.sections(of: snapshot), state: demo.persistentState(), derived: derived)
     }
 

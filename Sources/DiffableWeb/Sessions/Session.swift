@@ -85,8 +85,8 @@ final class Session: Sendable {
     /// saved first, so the demo's own writes (an outline's first apply, a publisher) come after.
     private func started(_ list: LiveList) -> LiveList {
         let (live, made) = lists.withLock { lists -> (LiveList, Bool) in
-            if let existing = lists[list.descriptor.name], !existing.isRetired { return (existing, false) }
-            lists[list.descriptor.name] = list
+            if let existing = lists[list.name], !existing.isRetired { return (existing, false) }
+            lists[list.name] = list
             return (list, true)
         }
         live.memory.attach(to: memory)
@@ -97,8 +97,8 @@ final class Session: Sendable {
     /// Keeps a list that is already live (and started) as this session's.
     private func keep(_ list: LiveList) -> LiveList {
         let live = lists.withLock { lists in
-            if let existing = lists[list.descriptor.name], !existing.isRetired { return existing }
-            lists[list.descriptor.name] = list
+            if let existing = lists[list.name], !existing.isRetired { return existing }
+            lists[list.name] = list
             return list
         }
         // A list of this session's before an eviction: charged to the session it is now.
@@ -109,7 +109,7 @@ final class Session: Sendable {
     /// Forgets a retired list: the next use makes it again from the store.
     private func forget(_ list: LiveList) {
         lists.withLock { lists in
-            if lists[list.descriptor.name] === list { lists[list.descriptor.name] = nil }
+            if lists[list.name] === list { lists[list.name] = nil }
         }
     }
 

@@ -1,20 +1,61 @@
-/// A session identifier: 128 random bits as 32 lowercase hex digits.
+/// A session identifier: 128 random bits, written as 32 lowercase hex digits.
+///
+/// Kept as two words, not as its text: a session's two identifiers cost no allocation, and
+/// neither does every copy of them (the registry's tables, the idle order, list keys). The
+/// text is made when it is needed (a cookie, a URL, a store's key).
 public struct SessionID: Hashable, Sendable, CustomStringConvertible {
-    public let value: String
+    private let high: UInt64
+    private let low: UInt64
+
+    /// The identifier as it is written: 32 lowercase hex digits.
+    public var value: String {
+        Self.hex(high) + Self.hex(low)
+    }
 
     /// A fresh identifier from the system's cryptographically secure generator.
     public static func random() -> SessionID {
-        SessionID(unchecked: RandomHex.digits(32))
+        var generator = SystemRandomNumberGenerator()
+        return SessionID(high: generator.next(), low: generator.next())
     }
 
     /// Accepts only the exact shape we issue; anything else (forged, truncated, other
-    /// alphabets) is rejected so it can never name a session.
+    /// alphabets, upper case) is rejected so it can never name a session.
     public init?(_ text: String) {
-        guard text.utf8.count == 32, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
-        value = text
+        let digits = Array(text.utf8)
+        guard digits.count == 32, let high = Self.word(digits[0..<16]), let low = Self.word(digits[16..<32]) else { return nil }
+        self.init(high: high, low: low)
     }
 
-    private init(unchecked value: String) { self.value = value }
+    private init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
 
     public var description: String { value }
+
+    /// 16 lowercase hex digits, zero-padded.
+    private static func hex(_ word: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            for i in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * i)) & 0xF
+                buffer[i] = nibble < 10 ? 48 + nibble : 87 + nibble
+            }
+            return 16
+        }
+    }
+
+    /// The word 16 lowercase hex digits write; `nil` for anything else.
+    private static func word(_ digits: ArraySlice<UInt8>) -> UInt64? {
+        var word: UInt64 = 0
+        for digit in digits {
+            let nibble: UInt8
+            switch digit {
+            case 48...57: nibble = digit - 48
+            case 97...102: nibble = digit - 87
+            default: return nil
+            }
+            word = word << 4 | UInt64(nibble)
+        }
+        return word
+    }
 }

@@ -1,5 +1,5 @@
 /// Random identifiers as lowercase hex digits, from the system's cryptographically secure
-/// generator: session ids (32 digits), stream ids (16), list epochs (12).
+/// generator: stream ids (16 digits), list epochs (12). (Session ids are two words: ``SessionID``.)
 enum RandomHex {
     /// `count` random hex digits (4 random bits each), zero-padded: always `count` long.
     /// - Complexity: O(count).
