@@ -126,7 +126,7 @@ struct SaveDeferralTests {
         #expect(now == nil, "settled later, by the save")
         let addedLate = deferral.add(SaveReceipt(), first: { _ in })
         #expect(!addedLate, "the response is known: a later save is not the request's")
-        let joins = SaveDeferral.$current.withValue(deferral) { SaveDeferral.forCurrentTask != nil }
+        let joins = SaveDeferral.$current.withValue(deferral) { SaveDeferral.forCurrentTask?.add(SaveReceipt(), first: { _ in }) ?? false }
         #expect(!joins, "nor a write of the request's own task once its response is known")
         receipt.complete(.success(()))
         let (firstRan, wasAnswered) = (ran.load(ordering: .relaxed), answered.load(ordering: .acquiring))

@@ -42,11 +42,11 @@ final class SaveDeferral: Sendable {
     }
 
     /// The deferral a write in the current task may join: ``current`` when this task is the
-    /// request's own and its response is not known yet, else `nil`.
+    /// request's own, else `nil`. (Once the response is known, ``add(_:first:)`` says so.)
     static var forCurrentTask: SaveDeferral? {
         guard let deferral = current, let owner = deferral.owner,
               withUnsafeCurrentTask(body: { $0?.hashValue }) == owner else { return nil }
-        return deferral.state.withLock { $0.closed } ? nil : deferral
+        return deferral
     }
 
     /// A save the response waits for; `false` (nothing added) once the response is known.
