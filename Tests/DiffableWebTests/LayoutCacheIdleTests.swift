@@ -52,4 +52,37 @@ struct LayoutCacheIdleTests {
         #expect(again.result == Self.make(Self.snapshot, phone).result)
         #expect(cache.count == 1)
     }
+
+    /// A round visits the caches that hold layouts, not every list: a cache joins when it
+    /// comes to hold one, and leaves once a round left it empty, or once its list is gone.
+    @Test("the rounds visit only caches that hold layouts: a cache joins with its first layout, leaves once dropped or gone")
+    func roundsVisitHeldCaches() {
+        let held = HeldLayouts()
+        let phone = LayoutContainer(width: 390, height: 844)
+        let lay = { (cache: LayoutCache, version: Int) in
+            _ = cache.layout(version: version, snapshot: Self.snapshot, container: phone, measuredGeneration: 0) { Self.make(Self.snapshot, phone) }
+        }
+        let idle = LayoutCache(held: held), busy = LayoutCache(held: held), never = LayoutCache(held: held)
+        #expect(held.count == 0, "no layouts yet: nothing to visit")
+        lay(idle, 1)
+        lay(busy, 1)
+        lay(busy, 2)  // a new version: the cache went empty and filled again under one lock
+        #expect(held.count == 2 && never.count == 0)
+        #expect(held.dropIdle() == 0, "used since the last round: kept")
+        lay(busy, 3)
+        #expect(held.dropIdle() == 1, "the idle cache's layout dropped; the busy one kept")
+        #expect(idle.count == 0 && busy.count == 1)
+        #expect(held.count == 1, "an emptied cache is no longer visited")
+        #expect(held.dropIdle() == 1 && held.count == 0)
+        lay(idle, 4)
+        #expect(held.count == 1, "laid out again: visited again")
+        // A list that is gone takes its cache, and its layouts, with it.
+        do {
+            let gone = LayoutCache(held: held)
+            lay(gone, 1)
+            #expect(held.count == 2)
+        }
+        #expect(held.dropIdle() == 0, "the idle cache was used since the last round")
+        #expect(held.count == 1, "the cache of a list that is gone is forgotten")
+    }
 }

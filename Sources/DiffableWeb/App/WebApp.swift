@@ -16,6 +16,8 @@ public final class WebApp: Sendable {
     let renderer: Renderer
     let staticFiles: StaticFiles
     let sessions: SessionRegistry
+    /// The lists' layout caches that hold layouts now (what the maintenance rounds visit).
+    let heldLayouts = HeldLayouts()
     /// Where sessions outlive the process (`nil`: memory only).
     let store: (any SessionStore)?
     let demos: [DemoDescriptor]
@@ -109,7 +111,8 @@ public final class WebApp: Sendable {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.heartbeats.run() }
             group.addTask {
-                var maintenance = SessionMaintenance(sessions: self.sessions, roundInterval: self.configuration.heartbeatInterval)
+                var maintenance = SessionMaintenance(sessions: self.sessions, layouts: self.heldLayouts,
+                                                     roundInterval: self.configuration.heartbeatInterval)
                 while !Task.isCancelled {
                     try? await Task.sleep(for: self.configuration.heartbeatInterval)
                     if Task.isCancelled { break }
@@ -137,7 +140,7 @@ public final class WebApp: Sendable {
     func list(_ session: Session, _ descriptor: DemoDescriptor) async throws -> LiveList {
         try await session.list(for: descriptor, renderer: renderer,
                      container: LayoutContainer(width: configuration.defaultViewport.width, height: configuration.defaultViewport.height),
-                     logCapacity: configuration.eventLogCapacity)
+                     logCapacity: configuration.eventLogCapacity, heldLayouts: heldLayouts)
     }
 }
 

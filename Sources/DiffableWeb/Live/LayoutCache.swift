@@ -10,7 +10,8 @@ import Synchronization
 /// forgets the layouts of a list that nobody laid out or read since the previous call, and the
 /// next use lays it out again
 /// (once, after at least a heartbeat interval of quiet). An idle Mountains session with one
-/// stream held two (its page's viewport and its stream's), ~1.2 KiB each.
+/// stream held two (its page's viewport and its stream's), ~1.2 KiB each. A cache that comes to
+/// hold layouts tells `held`, which the rounds visit (not every list).
 final class LayoutCache: Sendable {
     private struct Entries {
         var version = -1
@@ -19,6 +20,11 @@ final class LayoutCache: Sendable {
         var used = false
     }
     private let entries = Mutex(Entries())
+    private let held: HeldLayouts?
+
+    init(held: HeldLayouts? = nil) {
+        self.held = held
+    }
 
     /// The layout of `snapshot` (the list at `version`) for `container`: cached, or made by
     /// `make` and kept. A cached layout counts only for the same snapshot (an undone write's
@@ -32,15 +38,18 @@ final class LayoutCache: Sendable {
         }
         if let cached, cached.snapshot.isIdentical(to: snapshot), cached.measuredGeneration == measuredGeneration { return cached }
         let layout = make()
-        entries.withLock { entries in
+        let began = entries.withLock { entries -> Bool in
+            let wasEmpty = entries.layouts.isEmpty
             if entries.version != version {
-                guard version > entries.version else { return }  // an older version's: not kept
+                guard version > entries.version else { return false }  // an older version's: not kept
                 entries.layouts.removeAll(keepingCapacity: true)
                 entries.version = version
             }
             if entries.layouts.count >= 8 { entries.layouts.removeAll(keepingCapacity: true) }
             entries.layouts[container] = layout
+            return wasEmpty
         }
+        if began { held?.holding(self) }
         return layout
     }
 

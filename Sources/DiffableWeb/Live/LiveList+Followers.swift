@@ -40,13 +40,6 @@ extension LiveList {
         reportClosed(followers.map(\.id))
     }
 
-    /// Drops the layouts of a list nobody used since the last maintenance round
-    /// (``LayoutCache/dropIfIdle()``). (The streams' heartbeats are the app's
-    /// ``MicroHTTP/HeartbeatSchedule``'s, spread over the interval.)
-    func dropIdleLayouts() {
-        layouts.dropIfIdle()
-    }
-
     /// In the writer: the stream's first events are built outside the state lock (they ask
     /// the demo for cells), then the stream joins the followers.
     private func open(_ stream: EventStream, window requested: StreamWindow?, lastEventID: String?) {

@@ -47,7 +47,7 @@ final class LiveList: Sendable {
     /// Events waiting for their writes' saves, sent in version order.
     let outbox = EventOutbox<Send>(deliver: LiveList.deliver)
     /// The layouts of the current version, by viewport.
-    let layouts = LayoutCache()
+    let layouts: LayoutCache
     /// The sizes browsers measured for self-sizing cells, by width (`POST …/measure`).
     let measurements = Mutex(MeasuredSizes())
     /// What the applies of the running write changed, in order (the data source's observer
@@ -101,9 +101,12 @@ final class LiveList: Sendable {
     /// it was saved (by a previous run of the server, or another process on a shared store):
     /// the same snapshot, version, epoch, demo state and recent events. A derived list
     /// (``StoredList/derived``) is computed again from its saved demo state.
+    /// `heldLayouts`: where the list's layout cache says it holds layouts (the maintenance
+    /// rounds drop them once idle).
     init(descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int,
-         restoring stored: StoredList? = nil, storage: ListStorage? = nil) {
+         restoring stored: StoredList? = nil, storage: ListStorage? = nil, heldLayouts: HeldLayouts? = nil) {
         self.name = descriptor.name
+        self.layouts = LayoutCache(held: heldLayouts)
         self.demo = descriptor.make()
         self.renderer = renderer
         self.state = Mutex(State(log: EventLog(capacity: logCapacity), container: container))

@@ -42,11 +42,13 @@ final class Session: Sendable {
     /// process (this session was evicted and brought back while a request still used it) is
     /// that live copy: one writer per list.
     /// - Throws: when the store cannot be read or written.
-    func list(for descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int) async throws -> LiveList {
+    func list(for descriptor: DemoDescriptor, renderer: Renderer, container: LayoutContainer, logCapacity: Int,
+              heldLayouts: HeldLayouts? = nil) async throws -> LiveList {
         if let list = lists.withLock({ $0[descriptor.name] }), !list.isRetired { return list }
         let key = ListKey(session: id, demo: descriptor.name)
         guard let store else {
-            return started(LiveList(descriptor: descriptor, renderer: renderer, container: container, logCapacity: logCapacity))
+            return started(LiveList(descriptor: descriptor, renderer: renderer, container: container, logCapacity: logCapacity,
+                                    heldLayouts: heldLayouts))
         }
         // One maker at a time, reading the store only when no copy is live (see LiveListTable).
         return try await liveLists.making(key) {
@@ -54,7 +56,7 @@ final class Session: Sendable {
             let storage = ListStorage(store: store, key: key, logger: logger) { [weak self] list in self?.forget(list) }
             let make = { (stored: StoredList?) in
                 LiveList(descriptor: descriptor, renderer: renderer, container: container, logCapacity: logCapacity,
-                         restoring: stored, storage: storage)
+                         restoring: stored, storage: storage, heldLayouts: heldLayouts)
             }
             let stored: StoredList?
             do {

@@ -13,17 +13,26 @@
 /// deletes it. Marking 10,000 watched sessions every 15 s, in memory and in SQLite twice, was
 /// over a third of an idle server's CPU (BENCHMARKS.md, "Idle streams (session 11)").
 ///
-/// - Complexity: a round is O(sessions) (each visited once, O(1) each), plus what it expires.
+/// # Idle layouts
+/// Only the lists whose layout cache holds layouts are visited (``HeldLayouts``), not every
+/// list of every session: an idle list drops its layouts after a round or two, and is not
+/// visited again until it lays itself out again.
+///
+/// - Complexity: a round is O(lists holding layouts) plus what it expires; a round that marks
+///   watched sessions also O(sessions) (each visited once, O(1) each).
 struct SessionMaintenance {
     let sessions: SessionRegistry
+    /// The layout caches that hold layouts (the app's).
+    let layouts: HeldLayouts
     /// How often watched sessions are marked seen.
     let touchInterval: Duration
     /// Rounds between two marks (at least 1).
     let touchEvery: Int
     private(set) var rounds = 0
 
-    init(sessions: SessionRegistry, roundInterval: Duration) {
+    init(sessions: SessionRegistry, layouts: HeldLayouts = HeldLayouts(), roundInterval: Duration) {
         self.sessions = sessions
+        self.layouts = layouts
         touchInterval = sessions.idleTimeout / 4
         touchEvery = max(1, Int(touchInterval / max(roundInterval, .milliseconds(1))))
     }
@@ -34,13 +43,10 @@ struct SessionMaintenance {
     @discardableResult
     mutating func round(now: ContinuousClock.Instant = .now) -> (touched: Int, expired: Int) {
         rounds += 1
-        let touching = rounds % touchEvery == 0
+        layouts.dropIdle()
         var touched = 0
-        for session in sessions.all {
-            let lists = session.existingLists.values
-            guard !lists.isEmpty else { continue }
-            for list in lists { list.dropIdleLayouts() }
-            if touching, lists.contains(where: { $0.openStreamCount > 0 }) {
+        if rounds % touchEvery == 0 {
+            for session in sessions.all where session.existingLists.values.contains(where: { $0.openStreamCount > 0 }) {
                 sessions.touch(session, now: now)
                 touched += 1
             }
