@@ -71,16 +71,11 @@ struct PrivatePostgres {
     }
 
     /// Runs `script` with `argument` (the directory) and returns its exit status and what it
-    /// wrote to `start.out` there. No pipe: PostgreSQL would inherit it and hold it open.
+    /// wrote to `start.out` there. No pipe: PostgreSQL would inherit it and hold it open
+    /// (``SpawnedProcess``: not Foundation's `Process`, whose start can crash on Linux).
     private static func run(_ script: String, _ argument: String) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script, "private-postgres", argument]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let status = try SpawnedProcess.run("/bin/bash", ["bash", "-c", script, "private-postgres", argument])
         let output = (try? String(contentsOfFile: argument + "/start.out", encoding: .utf8)) ?? ""
-        return (process.terminationStatus, output)
+        return (status, output)
     }
 }
