@@ -9,6 +9,11 @@ import Testing
 /// bounded, and drops a job whose handler left before it started (issue 22, finding 3).
 @Suite("Heavy work: a fair, bounded queue off the cooperative threads")
 struct HeavyWorkTests {
+    /// How long a wait may take in the units phase: its ~300 tests, many of them CPU-bound, are
+    /// queued on two cooperative threads, and a check that needs a thread can wait behind them
+    /// for tens of seconds (a fresh-clone run failed "x was queued" after 15 s).
+    static let patience: Duration = .seconds(60)
+
     /// What the jobs did, in order, and a gate that holds the job now running.
     final class Recorder: Sendable {
         private let log = Mutex<[String]>([])
@@ -34,7 +39,7 @@ struct HeavyWorkTests {
                _ work: (@Sendable () -> String)? = nil) async -> Task<String, any Error> {
         let before = heavy.waitingCount
         let task = Task { try await heavy.run(for: owner, work ?? recorder.job(name)) }
-        #expect(await eventually { heavy.waitingCount > before || recorder.order.contains(name) }, "\(name) was queued")
+        #expect(await eventually(timeout: Self.patience) { heavy.waitingCount > before || recorder.order.contains(name) }, "\(name) was queued")
         return task
     }
 
@@ -43,7 +48,7 @@ struct HeavyWorkTests {
         let heavy = HeavyWork(limits: .init(threads: 1))
         let recorder = Recorder()
         let first = await queue(heavy, "x", recorder, "x", recorder.gated("x"))
-        #expect(await eventually { recorder.order == ["x"] })
+        #expect(await eventually(timeout: Self.patience) { recorder.order == ["x"] })
         var tasks: [Task<String, any Error>] = []
         for (owner, name) in [("a", "a1"), ("a", "a2"), ("a", "a3"), ("b", "b1"), ("b", "b2"), ("c", "c1")] {
             tasks.append(await queue(heavy, owner, recorder, name))
@@ -59,7 +64,7 @@ struct HeavyWorkTests {
         let heavy = HeavyWork(limits: .init(threads: 2))
         let recorder = Recorder()
         let a1 = await queue(heavy, "a", recorder, "a1", recorder.gated("a1"))
-        #expect(await eventually { recorder.order == ["a1"] })
+        #expect(await eventually(timeout: Self.patience) { recorder.order == ["a1"] })
         let a2 = await queue(heavy, "a", recorder, "a2")
         let b1 = await queue(heavy, "b", recorder, "b1")
         #expect(try await b1.value == "b1", "another session's job runs on the free thread")
@@ -74,7 +79,7 @@ struct HeavyWorkTests {
         let heavy = HeavyWork(limits: .init(threads: 1, waitingPerSession: 2, waitingTotal: 3))
         let recorder = Recorder()
         let running = await queue(heavy, "x", recorder, "x", recorder.gated("x"))
-        #expect(await eventually { recorder.order == ["x"] })
+        #expect(await eventually(timeout: Self.patience) { recorder.order == ["x"] })
         let a1 = await queue(heavy, "a", recorder, "a1")
         let a2 = await queue(heavy, "a", recorder, "a2")
         for (owner, what) in [("a", "the session's bound"), ("c", "the queue's bound")] {
@@ -99,7 +104,7 @@ struct HeavyWorkTests {
         let heavy = HeavyWork(limits: .init(threads: 1))
         let recorder = Recorder()
         let running = await queue(heavy, "x", recorder, "x", recorder.gated("x"))
-        #expect(await eventually { recorder.order == ["x"] })
+        #expect(await eventually(timeout: Self.patience) { recorder.order == ["x"] })
         let left = await queue(heavy, "a", recorder, "left")
         left.cancel()
         do {

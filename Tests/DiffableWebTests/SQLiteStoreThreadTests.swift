@@ -60,8 +60,8 @@ struct SQLiteStoreThreadTests {
             }
             for database in databases { #expect(try await database.perform { try $0.query("SELECT 1") } == [[.integer(1)]]) }
             // /proc shows a name once the kernel has it (read racily here: wait a moment for it).
-            #expect(await eventually(timeout: .seconds(10)) { Self.threads(named: name) == 10 })
+            #expect(await eventually(timeout: .seconds(60)) { Self.threads(named: name) == 10 })
         }
-        #expect(await eventually(timeout: .seconds(20)) { Self.threads(named: name) == 0 }, "each thread ended with its database")
+        #expect(await eventually(timeout: .seconds(60)) { Self.threads(named: name) == 0 }, "each thread ended with its database")
     }
 }
