@@ -124,7 +124,7 @@ final class GzipEncoder: @unchecked Sendable {
     /// The compressor's window: what its matches may reach back.
     private let windowSize: Int
     /// Whether `stream` holds a live deflate state (freed while the stream is idle).
-    private(set) var isActive = false
+    var isActive: Bool { arena != nil }
     /// The mapping zlib's state lives in while active (see ``DeflateArena``).
     private var arena: DeflateArena?
     /// The level deflate is set to now (it starts at `level`).
@@ -165,7 +165,6 @@ final class GzipEncoder: @unchecked Sendable {
             return false
         }
         self.arena = arena
-        isActive = true
         currentLevel = level
         return true
     }
@@ -173,11 +172,10 @@ final class GzipEncoder: @unchecked Sendable {
     /// Frees the deflate state (the member's CRC, length and position are kept). Call only on
     /// a flushed byte boundary (after a `compress` that flushed).
     func release() {
-        guard isActive, let stream else { return }
+        guard let stream else { return }
         deflateEnd(stream)
         arena?.unmap()
         arena = nil
-        isActive = false
     }
 
     /// Compresses `bytes` and appends them to `output`, flushed so that the client can decode
@@ -272,7 +270,7 @@ final class GzipEncoder: @unchecked Sendable {
         // The client's window now ends with the spliced bytes; so must this compressor's, or
         // its next match would point at bytes the client does not have there. (A freed state
         // has no history to disagree with.)
-        guard isActive, let stream else { return true }
+        guard let stream else { return true }
         return shared.bytes.suffix(windowSize).withUnsafeBufferPointer { dictionary in
             deflateSetDictionary(stream, dictionary.baseAddress, UInt32(dictionary.count)) == Z_OK
         }
