@@ -16,7 +16,7 @@ extension PostgresSessionStore {
     /// write is saved with one statement that holds only if the list is still at `local` (see
     /// ``saveStatement(_:of:over:processID:keep:)``): one round trip, no transaction of ours.
     /// When another process wrote first (or the list is gone), `undo` puts the list back at
-    /// `local`, and the write runs again under the row lock after what it missed
+    /// `local` (marked before `body` ran; the pipelined path marks nothing), and the write runs again under the row lock after what it missed
     /// (``locked(_:from:_:)``); it returns once saved.
     ///
     /// A write with nothing to save costs no round trip (it waits for the list's last queued
@@ -25,7 +25,7 @@ extension PostgresSessionStore {
     ///   are refused after a failed save, until it is read again (the live layer makes it
     ///   again and runs the request again).
     public func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                                   _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt) {
+                                   _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: (UndoStep) -> Void) async throws -> (value: T, saved: SaveReceipt) {
         switch saveMode(key) {
         case .pipelined:
             let (value, write) = try body(nil)
@@ -43,13 +43,14 @@ extension PostgresSessionStore {
     /// A write saved alone, optimistically, and under the row lock when it lost (see
     /// ``write(_:from:_:undo:)``).
     private func serial<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                                     _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt) {
+                                     _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: (UndoStep) -> Void) async throws -> (value: T, saved: SaveReceipt) {
+        undo(.mark)
         let (value, write) = try body(nil)
         guard let write else { return (value, .saved()) }
         if try await run(Self.saveStatement(write, of: key, over: local, processID: processID, keep: eventLogCapacity)) {
             return (value, .saved())
         }
-        undo()
+        undo(.restore)
         wroteElsewhere(key)
         contended(key, at: local)
         let conflicts = conflictCount.add(1, ordering: .relaxed).newValue

@@ -163,7 +163,7 @@ struct LivePostgresPipelineTests {
                                           changeset: "{\"i\":[[\"x\(version)\",0,\(version - 2)]]}")
                 return try await store.write(key, from: ListPosition(version: version - 1, epoch: "e1"), { _ in
                     ((), ListWrite(version: version, epoch: "e1", changes: [change], state: [:], checkpoint: nil))
-                }, undo: {}).saved
+                }, undo: { _ in }).saved
             }
             try await write(2, on: one).wait()
             try await write(3, on: two).wait()
@@ -196,7 +196,7 @@ struct LivePostgresPipelineTests {
             func write(_ version: Int, from base: Int, on store: PostgresSessionStore) async throws -> SaveReceipt {
                 try await store.write(key, from: ListPosition(version: base, epoch: "e1"), { _ in
                     ((), ListWrite(version: version, epoch: "e1", changes: [], state: [:], checkpoint: nil))
-                }, undo: {}).saved
+                }, undo: { _ in }).saved
             }
             #expect(one.saveMode(key) == .pipelined)
             try await write(2, from: 1, on: one).wait()
@@ -206,7 +206,7 @@ struct LivePostgresPipelineTests {
                 _ = try await two.write(key, from: ListPosition(version: 1, epoch: "e1"), { missed -> ((), ListWrite?) in
                     if missed != nil { throw PipelineTestError(description: "refused after the catch-up") }
                     return ((), ListWrite(version: 2, epoch: "e1", changes: [], state: [:], checkpoint: nil))
-                }, undo: {})
+                }, undo: { _ in })
             }
             #expect(two.conflicts == 1)
             var serial = false

@@ -86,7 +86,8 @@ struct LivePostgresStoreTests {
             if let missed { list.catchUp(missed) }
             let write = list.append(item)
             return (write.version, write)
-        }, undo: {
+        }, undo: { step in
+            guard case .restore = step else { return }
             trace.undone += 1
             list = before
         })
@@ -153,7 +154,7 @@ struct LivePostgresStoreTests {
             _ = try await append("x", to: &list, on: first, trace: &trace)
             try await first.write(Self.key, from: list.position, { _ in
                 ((), ListWrite.derived(version: 3, epoch: "e1", state: ["query": "ben"]))
-            }, undo: {}).saved.wait()
+            }, undo: { _ in }).saved.wait()
             let derived = StoredList(demo: Self.key.demo, version: 3, epoch: "e1", sections: [], state: ["query": "ben"], derived: true)
             #expect(try await second.list(Self.key) == derived)
             guard case .list(let caughtUp)? = try await second.catchUp(Self.key, from: ListPosition(version: 2, epoch: "e1")) else {
@@ -167,7 +168,7 @@ struct LivePostgresStoreTests {
             let change = StoredChange(event: StoredEvent(version: 4, name: "snapshot", data: "{}"), changeset: nil)
             try await first.write(Self.key, from: ListPosition(version: 3, epoch: "e1"), { _ in
                 ((), ListWrite(version: 4, epoch: "e1", changes: [change], state: [:], checkpoint: [.init(id: "main", items: ["y", "z"])]))
-            }, undo: {}).saved.wait()
+            }, undo: { _ in }).saved.wait()
             let ordinary = try #require(try await second.list(Self.key))
             #expect(!ordinary.derived)
             #expect(ordinary.sections == [.init(id: "main", items: ["y", "z"])])
@@ -193,7 +194,7 @@ struct LivePostgresStoreTests {
             let finished = await withTaskGroup(of: Bool.self) { group in
                 group.addTask {
                     (try? await first.write(Self.key, from: ListPosition(version: 1, epoch: "e1"), { _ in (1, nil as ListWrite?) },
-                                            undo: {})) != nil
+                                            undo: { _ in })) != nil
                 }
                 group.addTask {
                     try? await Task.sleep(for: .seconds(30))
@@ -213,7 +214,7 @@ struct LivePostgresStoreTests {
                 _ = try await first.write(Self.key, from: list.position, { _ -> (Int, ListWrite?) in
                     _ = list.append("refused")
                     throw Refusal()
-                }, undo: {})
+                }, undo: { _ in })
             }
             #expect(try await first.list(Self.key)?.version == 1)
         }

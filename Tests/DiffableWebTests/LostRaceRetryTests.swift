@@ -73,7 +73,7 @@ final class RacingSessionStore: WrappingSessionStore {
     init(_ base: any SessionStore) { self.base = base }
 
     func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt) {
+                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: (UndoStep) -> Void) async throws -> (value: T, saved: SaveReceipt) {
         let loses = losesNext.load(ordering: .acquiring) > 0
         guard loses else { return try await base.write(key, from: local, body, undo: undo) }
         losesNext.subtract(1, ordering: .acquiringAndReleasing)

@@ -23,6 +23,21 @@ struct SQLiteGroupCommitTests {
         #expect(list.version == 3 && list.state == ["query": "k2"] && list.derived)
     }
 
+    @Test("the store never takes a write back, so it never asks the list to mark an undo point (the list then keeps no copy)")
+    func neverAsksForAnUndoPoint() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, key) = try await StoreFixture.store(directory)
+        var steps: [UndoStep] = []
+        let write = ListWrite(version: 2, epoch: "00000000e001", changes: [StoreFixture.change(2, from: ["n1"], to: ["n1", "n2"])],
+                              state: [:], stateChanged: false, checkpoint: nil)
+        let (_, receipt) = try await store.write(key, from: ListPosition(version: 1, epoch: "00000000e001"), { _ in ((), write) },
+                                                 undo: { steps.append($0) })
+        try await receipt.wait()
+        #expect(steps.isEmpty)
+        #expect(try await store.list(key)?.version == 2, "and the write was saved")
+    }
+
     @Test("a derived write never replaces a waiting ordinary write of its list, nor another list's; all of them are saved, in order")
     func ordinaryWritesAreKept() async throws {
         let directory = try temporaryDirectory()

@@ -39,7 +39,7 @@ enum StoreFixture {
 extension SQLiteSessionStore {
     /// Hands `write` to the group commit and returns its receipt (not waited for).
     func handOver(_ key: ListKey, _ write: ListWrite) async throws -> SaveReceipt {
-        try await self.write(key, from: ListPosition(version: write.version - 1, epoch: write.epoch), { _ in ((), write) }, undo: {}).saved
+        try await self.write(key, from: ListPosition(version: write.version - 1, epoch: write.epoch), { _ in ((), write) }, undo: { _ in }).saved
     }
 
     /// Saves `write` and waits until it is committed.

@@ -160,7 +160,7 @@ final class GatedSessionStore: WrappingSessionStore {
     }
 
     func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt) {
+                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: (UndoStep) -> Void) async throws -> (value: T, saved: SaveReceipt) {
         if holding.load(ordering: .acquiring), failsHeld.load(ordering: .acquiring) {
             let (value, _) = try body(nil)
             let gated = SaveReceipt()

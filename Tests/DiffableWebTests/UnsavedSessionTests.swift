@@ -58,7 +58,7 @@ final class FailingSessionStore: SessionStore {
     func list(_ key: ListKey) async throws -> StoredList? { try await base.list(key) }
     func createList(_ key: ListKey, _ list: StoredList) async throws -> StoredList? { try check(); return try await base.createList(key, list) }
     func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt) {
+                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: (UndoStep) -> Void) async throws -> (value: T, saved: SaveReceipt) {
         try check()
         return try await base.write(key, from: local, body, undo: undo)
     }

@@ -45,19 +45,27 @@ extension LiveList {
                 self.outbox.ready(ticket)
                 return (result, nil)
             }
-            let before = UndoPoint(self)
+            // Taken only when the store asks (a write it may take back): a copy kept for nothing
+            // would make the write's changes copy what they touch.
+            var before: UndoPoint?
+            let position = self.position
             do {
-                let ((result, publication), receipt) = try await storage.store.write(storage.key, from: self.position, { missed in
+                let ((result, publication), receipt) = try await storage.store.write(storage.key, from: position, { missed in
                     let (result, publication) = try self.run(body, edit: edit, missed: missed)
                     return ((result, publication), self.storedWrite(of: publication))
-                }, undo: { before.restore(self) })
+                }, undo: { step in
+                    switch step {
+                    case .mark: before = UndoPoint(self)
+                    case .restore: before?.restore(self)
+                    }
+                })
                 self.commit(publication, ticket: ticket)
                 return (result, (ticket, receipt, storage))
             } catch {
                 self.outbox.discard(ticket)
                 self.collected.withLock { $0.removeAll() }
                 // Changed but not saved: nobody is told, and the list is made again from the store.
-                if self.dataSource.version != before.version || error is ListStoreError {
+                if self.dataSource.version != position.version || error is ListStoreError {
                     self.retire(because: "\(error)", storage: storage)
                 }
                 throw error as? ListStoreError ?? ListStoreError.saveFailed("\(error)")

@@ -190,7 +190,7 @@ final class SQLiteSessionStore: SessionStore {
     /// list's writer must not wait for I/O), and its write is handed to the store's thread; the
     /// receipt says when it is saved.
     func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt) {
+                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: (UndoStep) -> Void) async throws -> (value: T, saved: SaveReceipt) {
         let (value, write) = try body(nil)
         guard let write else { return (value, .saved()) }
         return (value, enqueue(key, write))

@@ -44,13 +44,15 @@ public protocol SessionStore: Sendable {
     ///
     /// `body` applies the change (after the changes other processes made since `local`, when
     /// it is given them) and returns its value and what to save (`nil`: nothing changed). A
-    /// store may call `undo` and then `body` again: when its optimistic save lost to another
-    /// process's, `undo` puts the list back as it was at `local`, and `body` runs again after
-    /// the catch-up. An error `body` throws is rethrown as it is, and nothing is saved.
+    /// store that may have to take a write back (an optimistic save that can lose to another
+    /// process's) calls `undo(.mark)` before it runs `body`; when the save lost, `undo(.restore)`
+    /// puts the list back as it was then, and `body` runs again after the catch-up. A store
+    /// that never takes a write back never calls `undo`, and the list keeps no copy for it.
+    /// An error `body` throws is rethrown as it is, and nothing is saved.
     /// - Returns: `body`'s value, and what to wait for before the change counts as saved (its
     ///   events go out then; a store that saved already returns a completed receipt).
     func write<T: Sendable>(_ key: ListKey, from local: ListPosition,
-                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: () -> Void) async throws -> (value: T, saved: SaveReceipt)
+                            _ body: (ListCatchUp?) throws -> (T, ListWrite?), undo: (UndoStep) -> Void) async throws -> (value: T, saved: SaveReceipt)
     /// What a writer at `local` missed (another process wrote since), or `nil` when nothing.
     /// A store only one process writes answers `nil` at once, without reading anything.
     func catchUp(_ key: ListKey, from local: ListPosition) async throws -> ListCatchUp?
@@ -226,4 +228,12 @@ public final class SaveReceipt: Sendable {
             whenComplete { continuation.resume(with: $0) }
         }
     }
+}
+
+/// What ``SessionStore/write(_:from:_:undo:)`` asks of a write it may take back.
+public enum UndoStep: Sendable {
+    /// Remember the list as it is now (before `body` runs).
+    case mark
+    /// Put the list back as it was when marked.
+    case restore
 }
