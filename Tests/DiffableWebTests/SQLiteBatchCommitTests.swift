@@ -7,6 +7,8 @@ import Testing
 /// under 16 writers on one list), each write in a savepoint of its own, and woke its thread for
 /// each. A write handed over while others are on their way is now held until the last of them
 /// arrives (``SQLiteSessionStore/CommitQueue``), and a batch has no savepoint unless it fails.
+/// Session 15: held until half of them have arrived, not all (a group commits in two halves,
+/// the second being written while the first commits).
 @Suite("SQLite batch commit: writes on their way commit together, with no savepoint unless one fails")
 struct SQLiteBatchCommitTests {
     /// Ordinary write `version` of a one-section list (`n1`, then one item more per version).
@@ -16,11 +18,11 @@ struct SQLiteBatchCommitTests {
                          state: [:], checkpoint: nil)
     }
 
-    @Test("three writes announced, handed over one by one: held until the third arrives, then one transaction")
+    @Test("three writes announced, handed over one by one: the first is held until the second arrives, the two commit in one transaction, the third in another")
     func writesOnTheirWayCommitTogether() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // A hold that cannot run out here: what ends it is the third write.
+        // A hold that cannot run out here: what ends it is the second write (two of three wait).
         let (store, key) = try await StoreFixture.store(directory, maximumHold: .seconds(120))
         let commits = store.commits.load(ordering: .relaxed), saves = store.writesSaved.load(ordering: .relaxed)
         let announced = try (0..<3).map { _ in try #require(store.announceWrite()) }
@@ -32,19 +34,20 @@ struct SQLiteBatchCommitTests {
             try await store.database.perform { _ in }
         }
         for receipt in receipts { try await receipt.wait() }
-        #expect(store.commits.load(ordering: .relaxed) - commits == 1, "one transaction for the three")
+        #expect(store.commits.load(ordering: .relaxed) - commits == 2, "one transaction for the first two, one for the third")
         #expect(store.writesSaved.load(ordering: .relaxed) - saves == 3)
         #expect(try await store.list(key)?.version == 4)
         #expect(store.queue.withLock { $0.inFlight } == 0)
     }
 
-    @Test("a write held for another that never comes is committed at the deadline, by the store's own thread")
+    @Test("a write held for others that never come is committed at the deadline, by the store's own thread")
     func theDeadlineCommitsWhatIsHeld() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (store, key) = try await StoreFixture.store(directory, maximumHold: .milliseconds(200))
-        let stuck = try #require(store.announceWrite())  // on its way, and it stays there
-        defer { stuck.settle() }
+        // On their way, and they stay there: more to come than wait.
+        let stuck = try [#require(store.announceWrite()), #require(store.announceWrite())]
+        defer { for write in stuck { write.settle() } }
         let write = try #require(store.announceWrite())
         let start = ContinuousClock.now
         let receipt = try await store.handOver(key, Self.write(2))
@@ -141,7 +144,7 @@ struct SQLiteBatchCommitTests {
 }
 
 /// The group commit's policy, driven as a value: when a write is held, what ends the hold.
-@Suite("Commit queue: a write is held while others are on their way, until the last arrives or the deadline passes")
+@Suite("Commit queue: a write is held while more writes are still on their way than wait, until half have come or the deadline passes")
 struct CommitQueueTests {
     typealias Queue = SQLiteSessionStore.CommitQueue
     let key = ListKey(session: SessionID.random(), demo: "numbers")
@@ -159,34 +162,41 @@ struct CommitQueueTests {
         #expect(queue.committed(now: t0) == .nothing)
     }
 
-    @Test("two on their way: the first is held (one deadline armed), the second's arrival commits both")
-    func heldUntilTheLastArrives() {
+    @Test("four on their way: the first is held (one deadline armed), the second's arrival commits both (half have come)")
+    func heldUntilHalfArrive() {
         var queue = Queue(maximumHold: .milliseconds(2))
-        queue.announce()
-        queue.announce()
+        for _ in 0..<4 { queue.announce() }
         #expect(queue.add(key, SQLiteBatchCommitTests.write(2), SaveReceipt(), now: t0) == .armDeadline(at(milliseconds: 2)))
         #expect(queue.settle(now: t0) == .nothing)
-        #expect(queue.add(key, SQLiteBatchCommitTests.write(3), SaveReceipt(), now: t0) == .commit)
+        #expect(queue.add(key, SQLiteBatchCommitTests.write(3), SaveReceipt(), now: t0) == .commit, "two wait, two to come")
         #expect(queue.settle(now: t0) == .nothing)
         #expect(queue.take().count == 2)
         #expect(queue.committed(now: t0) == .nothing)
         #expect(queue.deadlinePassed(now: at(milliseconds: 2)) == .nothing, "nothing held: the deadline does nothing")
     }
 
-    @Test("a write on its way that comes to nothing ends the hold when it settles")
-    func settleEndsTheHold() {
+    @Test("two on their way: the first is not held (as many are waiting as are to come)")
+    func twoOnTheirWay() {
         var queue = Queue(maximumHold: .milliseconds(2))
         queue.announce()
         queue.announce()
+        #expect(queue.add(key, SQLiteBatchCommitTests.write(2), SaveReceipt(), now: t0) == .commit)
+    }
+
+    @Test("a write on its way that comes to nothing ends the hold when it settles")
+    func settleEndsTheHold() {
+        var queue = Queue(maximumHold: .milliseconds(2))
+        for _ in 0..<3 { queue.announce() }
         #expect(queue.add(key, SQLiteBatchCommitTests.write(2), SaveReceipt(), now: t0) == .armDeadline(at(milliseconds: 2)))
-        #expect(queue.settle(now: t0) == .nothing)
-        #expect(queue.settle(now: t0) == .commit, "the other settled without a write")
+        #expect(queue.settle(now: t0) == .nothing, "two to come")
+        #expect(queue.settle(now: t0) == .commit, "another settled without a write: one to come, one waiting")
     }
 
     @Test("a slow write on its way: the deadline commits what is held, and nothing is held again until it settles")
     func aSlowWriteHoldsOnce() {
         var queue = Queue(maximumHold: .milliseconds(2))
-        queue.announce()  // the slow one
+        queue.announce()  // the slow ones
+        queue.announce()
         queue.announce()
         #expect(queue.add(key, SQLiteBatchCommitTests.write(2), SaveReceipt(), now: t0) == .armDeadline(at(milliseconds: 2)))
         #expect(queue.settle(now: t0) == .nothing)
@@ -195,39 +205,41 @@ struct CommitQueueTests {
         #expect(queue.take().count == 1)
         #expect(queue.committed(now: at(milliseconds: 2)) == .nothing)
         queue.announce()
-        #expect(queue.add(key, SQLiteBatchCommitTests.write(3), SaveReceipt(), now: at(milliseconds: 3)) == .commit, "not held for the slow one again")
+        #expect(queue.add(key, SQLiteBatchCommitTests.write(3), SaveReceipt(), now: at(milliseconds: 3)) == .commit, "not held for the slow ones again")
         #expect(queue.settle(now: at(milliseconds: 3)) == .nothing)
         _ = queue.take()
         #expect(queue.committed(now: at(milliseconds: 3)) == .nothing)
-        #expect(queue.settle(now: at(milliseconds: 9)) == .nothing, "the slow one settles, with nothing to save")
+        #expect(queue.settle(now: at(milliseconds: 9)) == .nothing, "the slow ones settle, with nothing to save")
+        #expect(queue.settle(now: at(milliseconds: 9)) == .nothing)
+        queue.announce()
         queue.announce()
         queue.announce()
         #expect(queue.add(key, SQLiteBatchCommitTests.write(4), SaveReceipt(), now: at(milliseconds: 10)) == .armDeadline(at(milliseconds: 12)),
                 "held again")
     }
 
-    @Test("after a batch of three, a lone write is held until three wait again, or the deadline (which lowers the target)")
+    @Test("after a batch of six, a lone write is held until three wait (half as many), or the deadline (which lowers the target)")
     func writersThatCommittedTogetherComeBackTogether() {
         var queue = Queue(maximumHold: .milliseconds(2))
-        for _ in 0..<3 { queue.announce() }
-        for version in 2...4 {
+        for _ in 0..<6 { queue.announce() }
+        for version in 2...7 {
             _ = queue.add(key, SQLiteBatchCommitTests.write(version), SaveReceipt(), now: t0)
             _ = queue.settle(now: t0)
         }
-        #expect(queue.take().count == 3)
+        #expect(queue.take().count == 6)
         #expect(queue.committed(now: t0) == .nothing)
         #expect(queue.deadlinePassed(now: t0) == .nothing, "the first hold's deadline: nothing held")
-        #expect(queue.add(key, SQLiteBatchCommitTests.write(5), SaveReceipt(), now: at(milliseconds: 1)) == .armDeadline(at(milliseconds: 3)))
-        #expect(queue.add(key, SQLiteBatchCommitTests.write(6), SaveReceipt(), now: at(milliseconds: 1)) == .nothing)
-        #expect(queue.add(key, SQLiteBatchCommitTests.write(7), SaveReceipt(), now: at(milliseconds: 1)) == .commit, "three wait")
+        #expect(queue.add(key, SQLiteBatchCommitTests.write(8), SaveReceipt(), now: at(milliseconds: 1)) == .armDeadline(at(milliseconds: 3)))
+        #expect(queue.add(key, SQLiteBatchCommitTests.write(9), SaveReceipt(), now: at(milliseconds: 1)) == .nothing)
+        #expect(queue.add(key, SQLiteBatchCommitTests.write(10), SaveReceipt(), now: at(milliseconds: 1)) == .commit, "three wait")
         #expect(queue.take().count == 3)
         #expect(queue.committed(now: at(milliseconds: 1)) == .nothing)
-        #expect(queue.add(key, SQLiteBatchCommitTests.write(8), SaveReceipt(), now: at(milliseconds: 2)) == .nothing, "held; a deadline is armed")
+        #expect(queue.add(key, SQLiteBatchCommitTests.write(11), SaveReceipt(), now: at(milliseconds: 2)) == .nothing, "held; a deadline is armed")
         #expect(queue.deadlinePassed(now: at(milliseconds: 3)) == .armDeadline(at(milliseconds: 4)), "the armed one was the last hold's")
         #expect(queue.deadlinePassed(now: at(milliseconds: 4)) == .commit)
         #expect(queue.take().count == 1)
         #expect(queue.committed(now: at(milliseconds: 4)) == .nothing)
-        #expect(queue.add(key, SQLiteBatchCommitTests.write(9), SaveReceipt(), now: at(milliseconds: 5)) == .commit, "the target is one again")
+        #expect(queue.add(key, SQLiteBatchCommitTests.write(12), SaveReceipt(), now: at(milliseconds: 5)) == .commit, "the target is one again")
     }
 
     @Test("writes arriving while a commit runs: committed after it, or held when others are on their way")

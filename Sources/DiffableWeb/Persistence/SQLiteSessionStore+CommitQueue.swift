@@ -6,16 +6,24 @@ extension SQLiteSessionStore {
     /// ``Next``; tests drive it directly).
     ///
     /// # When a commit starts
-    /// A commit costs the store's thread about as much for one write as for twenty (`BEGIN`,
-    /// `COMMIT` and its WAL write, and above all waking the thread: a futex wake and a context
-    /// switch, several microseconds on a virtual machine). So a write handed over while other
-    /// writes are still on their way (announced, ``SessionStore/announceWrite()``, and not yet
-    /// settled: queued at their list's writer or running) is **held**: the last of them to
-    /// arrive, or to come to nothing, starts the commit, and the thread wakes once for all.
+    /// A commit has a cost of its own, whatever it carries (`BEGIN`, `COMMIT` and its WAL pages,
+    /// the file locks, and waking the thread: a futex wake and a context switch, several
+    /// microseconds on a virtual machine), so writes are committed in groups. A write handed
+    /// over while other writes are still on their way (announced,
+    /// ``SessionStore/announceWrite()``, and not yet settled: queued at their list's writer or
+    /// running) is **held while more of them are still to come than are waiting**: once at least
+    /// half of those on their way wait, they commit. Holding for all of them (as until session
+    /// 15) made a group that arrived together commit together, be answered together and come
+    /// back together: each round the cooperative threads waited, idle, for the whole group's
+    /// commit, and the store's thread for the whole group's writes. Committing at the half, the
+    /// first half commits while the second is still being written, and the two halves keep
+    /// apart (measured, 16 clients writing one list of 1,000 items: ~10.9k → ~12.1k writes/s,
+    /// medians of five alternating runs; BENCHMARKS.md, session 15).
+    ///
     /// A write with nothing else on its way (one person typing) is committed at once, unless the
     /// last batch was larger (``target``): writers that committed together tend to come back
     /// together (clients answered at once send their next requests at once), so the queue holds
-    /// until as many are waiting again. A hold that ran out lowers the target to what came.
+    /// until half as many are waiting again. A hold that ran out lowers the target to what came.
     ///
     /// # Bounds
     /// Writes are held at most ``maximumHold`` (a deadline the store arms, ``Next/armDeadline``):
@@ -57,7 +65,7 @@ extension SQLiteSessionStore {
         private(set) var deadlineArmed = false
         /// After a deadline passed with writes held: nothing is held until `settled` reaches this.
         private(set) var holdAfter = 0
-        /// How many writes the last commit took: writes are held until as many wait.
+        /// How many writes the last commit took: writes are held until half as many wait.
         private(set) var target = 1
 
         init(maximumHold: DispatchTimeInterval) { self.maximumHold = maximumHold }
@@ -117,8 +125,11 @@ extension SQLiteSessionStore {
 
         private mutating func decide(others: Int, now: DispatchTime) -> Next {
             guard !scheduled, !waiting.isEmpty else { return .nothing }
-            let forOthers = others > 0 && settled >= holdAfter
-            guard forOthers || waiting.count < target, waiting.count < Self.maximumBatch else { return start() }
+            // Held while more are still to come than wait, or (nothing to come) until half as
+            // many wait as the last batch took.
+            let forOthers = others > waiting.count && settled >= holdAfter
+            let forTarget = waiting.count * 2 < target
+            guard forOthers || forTarget, waiting.count < Self.maximumBatch else { return start() }
             if heldSince == nil { heldSince = now }
             guard !deadlineArmed, let heldSince else { return .nothing }
             deadlineArmed = true
