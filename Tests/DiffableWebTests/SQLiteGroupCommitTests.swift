@@ -58,6 +58,8 @@ struct SQLiteGroupCommitTests {
         #expect(store.commits.load(ordering: .relaxed) - commits == 1, "one transaction for everything that waited")
         #expect(try await store.list(key) == StoredList(demo: "numbers", version: 4, epoch: "00000000e001", sections: [], state: ["query": "k4"], derived: true))
         #expect(try await store.list(other)?.state == ["query": "m"])
+        // In order within the transaction: the derived write after it deleted version 3's row.
+        #expect(try store.rows("changes", of: key) == 0)
     }
 
     @Test("a write that fails fails its list's later waiting writes, not other lists'; reading the list clears the mark (as before)")
