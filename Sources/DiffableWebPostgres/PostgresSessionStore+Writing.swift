@@ -16,8 +16,9 @@ extension PostgresSessionStore {
     /// write is saved with one statement that holds only if the list is still at `local` (see
     /// ``saveStatement(_:of:over:processID:keep:)``): one round trip, no transaction of ours.
     /// When another process wrote first (or the list is gone), `undo` puts the list back at
-    /// `local` (marked before `body` ran; the pipelined path marks nothing), and the write runs again under the row lock after what it missed
-    /// (``locked(_:from:_:)``); it returns once saved.
+    /// `local` (marked before `body` ran; the pipelined path marks nothing), and the write runs
+    /// again under the row lock after what it missed (``locked(_:from:_:)``); it returns once
+    /// saved.
     ///
     /// A write with nothing to save costs no round trip (it waits for the list's last queued
     /// save, if any).
