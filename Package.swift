@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom", "CMalloc"]),
         // The PostgreSQL store against a private PostgreSQL (initdb in a temporary directory).
         .testTarget(name: "DiffableWebPostgresTests", dependencies: [
-            "DiffableWebPostgres", "DiffableWeb", "MicroHTTP",
+            "DiffableWebPostgres", "DiffableWeb", "MicroHTTP", "HTTPTestSupport",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),

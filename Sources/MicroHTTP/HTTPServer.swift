@@ -156,7 +156,8 @@ public final class HTTPServer: Sendable {
         state.withLock { if case .running = $0 { true } else { false } }
     }
 
-    /// Event streams currently open (for tests and metrics). - Complexity: O(1).
+    /// Event streams currently open (for tests and metrics; a test awaits a count with
+    /// `waitForCounts(_:)`). - Complexity: O(1).
     public var openEventStreamCount: Int { core.openStreamCount }
 
     /// Memory all event streams hold for bytes not yet handed to the network: their buffers'
@@ -164,11 +165,22 @@ public final class HTTPServer: Sendable {
     /// `Limits.maxEventStreamBufferTotalBytes` bounds). - Complexity: O(1).
     public var unsentEventStreamBytes: Int { core.streamBudget.unsentBytes }
 
-    /// TCP connections currently open. - Complexity: O(1).
+    /// TCP connections currently open (see `waitForCounts(_:)`). - Complexity: O(1).
     public var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
 
+    /// Waits until `predicate` holds for the open connections and event streams: checked now,
+    /// then on every change of either (libmicrohttpd's connection notifications, a stream
+    /// registered or ended, a stream's own socket closed), never on a clock. For tests: a
+    /// change costs one atomic load while nobody waits. Returns `false` only if the task is
+    /// cancelled first.
+    @discardableResult
+    func waitForCounts(_ predicate: @escaping @Sendable (Counts) -> Bool) async -> Bool {
+        await core.countWaiters.wait(until: predicate) { core.counts }
+    }
+
     /// Connections libmicrohttpd holds (`MHD_DAEMON_INFO_CURRENT_CONNECTIONS`): event streams
-    /// whose socket the server took are not among them (for tests).
+    /// whose socket the server took are not among them (for tests). It drops in libmicrohttpd's
+    /// cleanup pass, after the connection's notification: nothing signals it.
     var libraryConnectionCount: Int {
         state.withLock { state in
             if case .running(let daemon) = state { return Int(cmhd_daemon_connection_count(daemon.daemon)) }

@@ -47,22 +47,27 @@ let requestLineParsed: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<C
     return UnsafeMutableRawPointer(bitPattern: tooManyQueryArguments)
 }
 
-/// Counts connections and registers each with the hang-up watcher; the id lives in
-/// libmicrohttpd's `socket_context` (as a pointer-sized integer, never dereferenced).
+/// Counts connections (telling the count waiters) and registers each with the hang-up watcher;
+/// the id lives in libmicrohttpd's `socket_context` (as a pointer-sized integer, never
+/// dereferenced).
 let connectionNotify: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
     guard let core = core(cls), let socketContext else { return }
     if code == .CONNECTION_NOTIFY_STARTED {
-        core.openConnections.add(1, ordering: .relaxed)
+        core.openConnections.add(1, ordering: .sequentiallyConsistent)
         let socket = connection.map { cmhd_connection_fd($0) } ?? -1
         let id = core.connectionStarted(socket: socket, handle: connection.map(ConnectionHandle.init))
         socketContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(id))
+        core.countsChanged()
     } else {
         var counted = true
         if let raw = socketContext.pointee {
             counted = core.connectionClosed(id: UInt64(UInt(bitPattern: raw)))
             socketContext.pointee = nil
         }
-        if counted { core.openConnections.subtract(1, ordering: .relaxed) }
+        if counted {
+            core.openConnections.subtract(1, ordering: .sequentiallyConsistent)
+            core.countsChanged()
+        }
     }
 }
 

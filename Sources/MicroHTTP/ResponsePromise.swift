@@ -51,6 +51,13 @@ public final class ResponsePromise: Sendable {
         if let given { handler(given) }
     }
 
+    /// Whether anything waits for the response (for tests: the server has taken the promise).
+    var isAwaited: Bool {
+        state.withLock { state in
+            if case .waiting(let handlers) = state { !handlers.isEmpty } else { false }
+        }
+    }
+
     /// A promise of `transform` applied to this one's response (on the thread that gives it).
     public func map(_ transform: @escaping @Sendable (Response) -> Response) -> ResponsePromise {
         let mapped = ResponsePromise()

@@ -58,7 +58,8 @@ extension ServerCore {
         registry.withLock { r in
             if let connection = r.connections.removeValue(forKey: token) { _ = r.countSocket(peer: connection.peer, by: -1) }
         }
-        openConnections.subtract(1, ordering: .relaxed)
+        openConnections.subtract(1, ordering: .sequentiallyConsistent)
+        // Which tells the count waiters (`countsChanged()`) of both changes.
         streamEnded(stream, defaultReason: .closedByServer)
     }
 

@@ -13,8 +13,11 @@ final class ServerCore: Sendable {
     let immediateHandler: (@Sendable (Request) -> Response?)?
     let logger: Logger
     let limits: Limits
-    /// Connections libmicrohttpd has open (its `MHD_OPTION_NOTIFY_CONNECTION`).
+    /// Connections libmicrohttpd has open (its `MHD_OPTION_NOTIFY_CONNECTION`). Changed with
+    /// sequentially consistent ordering, then `countsChanged()` (see `CountWaiters`).
     let openConnections = Atomic<Int>(0)
+    /// Tasks waiting for the counts to reach a state (`HTTPServer.waitForCounts(_:)`).
+    let countWaiters = CountWaiters()
     /// `limits.maxConnections`, clamped to the descriptors available at start.
     let maxConnections: Atomic<Int>
     let registry = Mutex(Registry())
@@ -303,6 +306,7 @@ final class ServerCore: Sendable {
             r.connections[connectionID]?.stream = stream
             return (true, r.connections[connectionID]?.hungUp ?? false)
         }
+        if accepted { countsChanged() }
         // The client left between sending the request and now: the watcher has reported it
         // already and will not again.
         if hungUp { stream.abort(.clientDisconnected) }
@@ -312,6 +316,8 @@ final class ServerCore: Sendable {
     func streamEnded(_ stream: EventStream, defaultReason: EventStream.CloseReason) {
         registry.withLock { _ = $0.streams.removeValue(forKey: stream.id) }
         stream.finish(default: defaultReason)
+        // After the close handlers: whoever waits for the count sees what they did.
+        countsChanged()
     }
 
     var openStreamCount: Int { registry.withLock { $0.streams.count } }

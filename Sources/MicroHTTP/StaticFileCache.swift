@@ -18,29 +18,32 @@ final class StaticFileCache: Sendable {
         var etag: String
         var lastModified: String
         var modificationTimeNanoseconds: Int
-        /// `CLOCK_MONOTONIC` nanoseconds when the file was last checked on disk.
+        /// The cache's clock (`now`, nanoseconds) when the file was last checked on disk.
         var checkedAt: UInt64
     }
 
     let revalidateAfterNanoseconds: UInt64
     let maximumFileSize: Int
     let capacity: Int
+    /// The time entries are checked against, in nanoseconds: `CLOCK_MONOTONIC`, or a clock a
+    /// test moves on instead of waiting for `revalidateAfter` to pass.
+    private let now: @Sendable () -> UInt64
     private let state = Mutex<(entries: [String: Entry], bytes: Int)>(([:], 0))
 
-    init(revalidateAfter seconds: Double, maximumFileSize: Int = 256 * 1024, capacity: Int = 32 * 1024 * 1024) {
+    init(revalidateAfter seconds: Double, maximumFileSize: Int = 256 * 1024, capacity: Int = 32 * 1024 * 1024,
+         clock now: @escaping @Sendable () -> UInt64 = monotonicNanoseconds) {
         revalidateAfterNanoseconds = UInt64(max(0, seconds) * 1_000_000_000)
         self.maximumFileSize = maximumFileSize
         self.capacity = capacity
+        self.now = now
     }
 
     var isEnabled: Bool { revalidateAfterNanoseconds > 0 && capacity > 0 }
 
-    static func now() -> UInt64 { monotonicNanoseconds() }
-
     /// The fresh entry for a request path, or `nil` (never cached, or due for a check).
     func fresh(_ rawPath: String) -> Entry? {
         guard isEnabled else { return nil }
-        let now = Self.now()
+        let now = self.now()
         return state.withLock { state in
             guard let entry = state.entries[rawPath], now &- entry.checkedAt < revalidateAfterNanoseconds else { return nil }
             return entry
@@ -51,7 +54,7 @@ final class StaticFileCache: Sendable {
     /// unchanged, else its content read now; `nil` when it is not worth keeping.
     func store(_ rawPath: String, path: String, file: OpenFile) -> Entry? {
         guard isEnabled, file.size <= maximumFileSize, file.size <= capacity else { return nil }
-        let now = Self.now()
+        let now = self.now()
         if let reused = state.withLock({ state -> Entry? in
             guard var entry = state.entries[rawPath], entry.path == path,
                   entry.bytes.count == file.size, entry.modificationTimeNanoseconds == file.modificationTimeNanoseconds

@@ -40,7 +40,14 @@ public struct StaticFiles: Sendable {
         root: String, urlPrefix: String = "/",
         cacheControl: String = "no-cache", indexFile: String? = "index.html", revalidateAfter: Double = 1
     ) {
-        cache = StaticFileCache(revalidateAfter: revalidateAfter)
+        self.init(root: root, urlPrefix: urlPrefix, cacheControl: cacheControl, indexFile: indexFile,
+                  cache: StaticFileCache(revalidateAfter: revalidateAfter))
+    }
+
+    /// With `cache` (for tests: one whose clock they move on).
+    init(root: String, urlPrefix: String = "/", cacheControl: String = "no-cache", indexFile: String? = "index.html",
+         cache: StaticFileCache) {
+        self.cache = cache
         let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         if let resolved = realpath(absolute, nil) {
             self.root = String(cString: resolved)

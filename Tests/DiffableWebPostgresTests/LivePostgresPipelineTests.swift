@@ -1,5 +1,6 @@
 @testable import DiffableWebPostgres
 import Foundation
+import HTTPTestSupport
 import Logging
 import MicroHTTP
 import Synchronization
@@ -209,23 +210,19 @@ struct LivePostgresPipelineTests {
                 }, undo: { _ in })
             }
             #expect(two.conflicts == 1)
-            var serial = false
-            for _ in 0..<200 where !serial {
-                serial = one.saveMode(key) == .serial
-                if !serial { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            #expect(serial, "the first process heard that the second writes the list too")
+            #expect(await eventually("PostgreSQL delivers the second process's notification to the first") {
+                one.saveMode(key) == .serial
+            }, "the first process heard that the second writes the list too")
         }
     }
 }
 
-/// Whether a store's listening connection is up.
+/// Whether a store's listening connection is up: the store signals it (`connected`).
 private final class Heard: Sendable {
-    private let up = Mutex(false)
-    func connected() { up.withLock { $0 = true } }
+    private let up = CountSignal()
+    func connected() { up.signal() }
     func waitConnected() async throws {
-        for _ in 0..<400 where !up.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(50)) }
-        guard up.withLock({ $0 }) else { throw PipelineTestError(description: "the store never listened") }
+        guard await up.wait(for: 1) else { throw PipelineTestError(description: "the store never listened") }
     }
 }
 

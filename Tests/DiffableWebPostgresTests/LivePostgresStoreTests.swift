@@ -1,6 +1,7 @@
 import DiffableWeb
 @testable import DiffableWebPostgres
 import Foundation
+import HTTPTestSupport
 import Logging
 import PostgresNIO
 import Testing
@@ -197,7 +198,9 @@ struct LivePostgresStoreTests {
                                             undo: { _ in })) != nil
                 }
                 group.addTask {
-                    try? await Task.sleep(for: .seconds(30))
+                    // A write that waits for the row waits until the COMMIT below, for ever: this
+                    // is the hang guard that says so, not a time the write is held to.
+                    try? await Task.sleep(for: Patience.hang)
                     return false
                 }
                 let first = await group.next() ?? false

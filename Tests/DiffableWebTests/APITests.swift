@@ -11,7 +11,7 @@ func object(_ response: HTTPResponse) -> [String: Any] {
     (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
 }
 
-@Suite("API: the document is the contract")
+@Suite("API: the document is the contract", .stopsLiveServers)
 struct APIContractTests {
     static func document() throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/Sources/DiffableWeb/Resources/openapi.json"))
@@ -80,7 +80,7 @@ struct APIContractTests {
     }
 }
 
-@Suite("API: behaviour over HTTP")
+@Suite("API: behaviour over HTTP", .stopsLiveServers)
 struct LiveAPIBehaviourTests {
     @Test("a script attaches to a browser's session by id, and its change streams to the browser's tab")
     func scriptDrivesBrowser() async throws {
@@ -206,7 +206,7 @@ struct LiveAPIBehaviourTests {
     }
 }
 
-@Suite("API: random operation batches over HTTP agree with an in-process Snapshot")
+@Suite("API: random operation batches over HTTP agree with an in-process Snapshot", .stopsLiveServers)
 struct LiveAPIPropertyTests {
     /// A random batch over a small alphabet of ids, so that valid and invalid operations both happen.
     /// Picks mostly from what the model holds (or lacks, for additions), so most batches are

@@ -8,7 +8,7 @@ import Testing
 /// Issue 23, "layouts that adapt": Mountains and Destinations read their container's width as
 /// UIKit's section providers read `layoutEnvironment.container.effectiveContentSize`, and a
 /// stream whose viewport narrows gets its held cells at their new frames.
-@Suite("Adaptive layouts: Mountains' columns and Destinations' cards follow the container's width")
+@Suite("Adaptive layouts: Mountains' columns and Destinations' cards follow the container's width", .stopsLiveServers)
 struct LiveAdaptiveLayoutTests {
     static let catalog: MountainCatalog = (try? MountainCatalog.bundled()) ?? MountainCatalog(mountains: [])
 
@@ -51,7 +51,6 @@ struct LiveAdaptiveLayoutTests {
     @Test("a stream that narrows from 1024 to 390 px gets its held Mountains cells in one column")
     func resizeMovesHeldCells() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/mountains")
         var stream = try await live.events("/demos/mountains/events?width=1024&height=800&top=0", cookie: cookie)
         let snapshot = try await next(&stream)
@@ -83,7 +82,6 @@ struct LiveAdaptiveLayoutTests {
     @Test("the session's next page is laid out for the viewport its tab streams for: a phone's first render is one column")
     func firstRenderUsesTheStreamsViewport() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/mountains")
         let desktop = try await get(port: live.port, "/demos/mountains", headers: ["Cookie": "dw_session=\(cookie)"])
         #expect(desktop.text.contains(#"data-frame="340,10,320,44""#), "the default viewport (1000 px): three columns")

@@ -6,7 +6,7 @@ import Testing
 /// Issue 20, "controls that lie" and "failures nobody sees", on the server's side: what the
 /// stream tells a page (a header's count, the content size after a resize, the list's view
 /// state) and what the page offers (forms that can work, commands that name this server).
-@Suite("Live controls: the stream and the page tell the list's real state")
+@Suite("Live controls: the stream and the page tell the list's real state", .stopsLiveServers)
 struct LiveControlsTests {
     /// The `updated` entries of a changeset, by id.
     func updated(_ event: SSEEvent) -> [String: String] {
@@ -21,7 +21,6 @@ struct LiveControlsTests {
           arguments: [false, true])
     func headerCountOnFirstChange(changedBefore: Bool) async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/numbers")
         var count = 5
         if changedBefore {
@@ -44,7 +43,6 @@ struct LiveControlsTests {
     @Test("a resize that changes no held cell still sends a window event with the new content size")
     func resizePastTheEnd() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/mountains")
         // Scrolled far past the end: the window holds no cell at either width.
         var stream = try await live.events("/demos/mountains/events?width=1024&height=800&top=200000", cookie: cookie)
@@ -68,7 +66,6 @@ struct LiveControlsTests {
     @Test("events carry the list's view state: a script's setLayout, pause and search reach the page")
     func viewStateInEvents() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/photos")
         let share = try #require(live.app.shareID(cookie: cookie))
         for (demo, action, body, key, before, after) in [
@@ -90,7 +87,6 @@ struct LiveControlsTests {
     @Test("a segmented control presses exactly the option of the list's state, on load and after a script's change")
     func segmentedControlsOnThePage() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/photos")
         let share = try #require(live.app.shareID(cookie: cookie))
         func pressed(_ demo: String) async throws -> [String] {
@@ -110,7 +106,6 @@ struct LiveControlsTests {
     @Test("the toolbar has only actions that can work; forms with parameters are in the script panel, and positions count from 1")
     func formsThatCanWork() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/numbers")
         let page = try await get(port: live.port, "/demos/numbers", headers: ["Cookie": "dw_session=\(cookie)"]).text
         let toolbar = try #require(page.components(separatedBy: "role=\"toolbar\"").dropFirst().first?.components(separatedBy: "</div>").first)
@@ -135,12 +130,10 @@ struct LiveControlsTests {
     @Test("the script panel names the origin the page was requested by (or --public-url), never a fixed port")
     func scriptPanelOrigin() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let page = try await get(port: live.port, "/demos/numbers").text  // Host: test
         #expect(page.contains("curl -s http://test/api/sessions/") && !page.contains("127.0.0.1:8080"))
         #expect(page.contains(#"data-copy="command-snapshot""#))
         let proxied = try await LiveServer.start { $0.publicURL = "https://lists.example.org/" }
-        defer { Task { await proxied.stop() } }
         let behindProxy = try await get(port: proxied.port, "/demos/numbers").text
         #expect(behindProxy.contains("curl -s https://lists.example.org/api/sessions/"))
         let hostile = try await exchange(port: live.port, "GET /demos/numbers HTTP/1.1\r\nHost: a\"b<c\r\nConnection: close\r\n\r\n").text
@@ -150,7 +143,6 @@ struct LiveControlsTests {
     @Test("the status line says what a person cares about; the counters are the list's details")
     func statusAndDetails() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/destinations")
         var stream = try await live.events("/demos/destinations/events?width=800&height=600", cookie: cookie)
         let snapshot = try await next(&stream)

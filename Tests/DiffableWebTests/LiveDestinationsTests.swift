@@ -5,7 +5,7 @@ import Testing
 
 /// Destinations (seed 002) over real sockets: likes reconfigure in place, a failed asset's
 /// retry reloads, and assets load ahead of the window and cancel when it moves away.
-@Suite("Live destinations: reconfigure in place, reload on retry, prefetch and cancel by window")
+@Suite("Live destinations: reconfigure in place, reload on retry, prefetch and cancel by window", .stopsLiveServers)
 struct LiveDestinationsTests {
     static let places = (1...40).map { (name: "Peak \($0)", height: 3000 + $0) }
 
@@ -32,7 +32,6 @@ struct LiveDestinationsTests {
     @Test("like and unlike are reconfigures: the cell's content changes in place, nothing is deleted or inserted")
     func likes() async throws {
         let (live, cookie) = try await start(latency: 60_000...60_000)
-        defer { Task { await live.stop() } }
         var stream = try await live.events("/demos/destinations/events?width=1000&height=768", cookie: cookie)
         _ = try await next(&stream)
         let before = try demo(live, cookie).data(for: "post-0002")
@@ -62,7 +61,6 @@ struct LiveDestinationsTests {
     @Test("a failed asset shows Retry; retry is a reload (a new cell), then the picture arrives")
     func retry() async throws {
         let (live, cookie) = try await start(latency: 0...0)
-        defer { Task { await live.stop() } }
         var stream = try await live.events("/demos/destinations/events?width=1000&height=768", cookie: cookie)
         _ = try await next(&stream)
         // post-0007 fails its first load (every seventh does).
@@ -89,17 +87,16 @@ struct LiveDestinationsTests {
     @Test("loads start for the window and are cancelled when it moves far away; the counters show it")
     func prefetchAndCancel() async throws {
         let (live, cookie) = try await start(latency: 60_000...60_000)
-        defer { Task { await live.stop() } }
         var stream = try await live.events("/demos/destinations/events?width=1000&height=768&top=0", cookie: cookie)
         let snapshot = try await next(&stream)
         let streamID = try #require(snapshot.json["stream"] as? String)
         let demo = try demo(live, cookie)
-        #expect(await eventually { demo.counters.started > 0 })
+        #expect(await eventually("the window's prefetch starts its loads") { demo.counters.started > 0 })
         let first = demo.counters
         #expect(first.started >= 10 && first.cancelled == 0, "the window (two screens of 124-px rows) starts its loads: \(first)")
         let moved = try await live.postJSON("/demos/destinations/viewport", #"{"stream":"\#(streamID)","width":1000,"height":768,"top":9000}"#, cookie: cookie)
         #expect(moved.status == 204)
-        #expect(await eventually { demo.counters.cancelled == first.started })
+        #expect(await eventually("the moved window's prefetch cancels the first loads") { demo.counters.cancelled == first.started })
         let after = demo.counters
         #expect(after.started > first.started, "the new window's loads started: \(after)")
         #expect(after.completed == 0 && after.failed == 0)
@@ -115,20 +112,19 @@ struct LiveDestinationsTests {
     @Test("with two tabs a load is cancelled only when no tab's window shows its post; a closed tab's window counts as empty")
     func twoTabs() async throws {
         let (live, cookie) = try await start(latency: 60_000...60_000)
-        defer { Task { await live.stop() } }
         var tabA = try await live.events("/demos/destinations/events?width=1000&height=768&top=0", cookie: cookie)
         _ = try await next(&tabA)
         var tabB = try await live.events("/demos/destinations/events?width=1000&height=768&top=0", cookie: cookie)
         let snapshotB = try await next(&tabB)
         let streamB = try #require(snapshotB.json["stream"] as? String)
         let demo = try demo(live, cookie)
-        #expect(await eventually { demo.counters.started > 0 })
+        #expect(await eventually("the window's prefetch starts its loads") { demo.counters.started > 0 })
         let started = demo.counters.started
         _ = try await live.postJSON("/demos/destinations/viewport", #"{"stream":"\#(streamB)","width":1000,"height":768,"top":9000}"#, cookie: cookie)
-        #expect(await eventually { demo.counters.started > started }, "B's new window starts its own loads")
+        #expect(await eventually("B's moved window's prefetch starts its loads") { demo.counters.started > started }, "B's new window starts its own loads")
         #expect(demo.counters.cancelled == 0, "tab A still shows the first posts")
         tabA.socket.close()
-        #expect(await eventually { demo.counters.cancelled == started }, "A closed: the first posts' loads are cancelled")
+        #expect(await eventually("A's closed stream leaves the window and its loads are cancelled") { demo.counters.cancelled == started }, "A closed: the first posts' loads are cancelled")
         tabB.socket.close()
     }
 }

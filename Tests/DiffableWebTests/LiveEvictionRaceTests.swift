@@ -7,7 +7,7 @@ import Testing
 /// Issue 21, finding 1: a session evicted while its writes are in flight, and brought back by
 /// its next request, must not get a second live copy of its list (two writers of the same
 /// versions: one copy's acknowledged changes were overwritten and lost).
-@Suite("Eviction race: writers, new sessions and evictions together lose no acknowledged write")
+@Suite("Eviction race: writers, new sessions and evictions together lose no acknowledged write", .stopsLiveServers)
 struct LiveEvictionRaceTests {
     /// What the writers were answered.
     private struct Answers: Sendable {

@@ -6,12 +6,11 @@ import Testing
 
 /// Explore over real sockets: orthogonal sections on the wire (their bands and behaviours), and a
 /// window that holds every card of a carousel it meets, not only those at scroll offset 0.
-@Suite("Live explore: orthogonal sections stream their bands and every card of a carousel in the window")
+@Suite("Live explore: orthogonal sections stream their bands and every card of a carousel in the window", .stopsLiveServers)
 struct LiveExploreTests {
     @Test("the snapshot describes the sideways sections and carries all their cards; a shuffle streams moves")
     func orthogonalWindow() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/explore")
         var stream = try await live.events("/demos/explore/events?width=1000&height=768&top=0", cookie: cookie)
         let snapshot = try await next(&stream)
@@ -44,7 +43,6 @@ struct LiveExploreTests {
     @Test("the API's layout lists the section background with its element kind, at the frame a stream gets")
     func layoutRouteListsDecorations() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/explore")
         var stream = try await live.events("/demos/explore/events?width=390&height=2000&top=0", cookie: cookie)
         let snapshot = try await next(&stream)

@@ -4,12 +4,11 @@ import Testing
 
 /// Without JavaScript a person posts a form and gets a page back: a refused action must say why
 /// in HTML, with the way back to the demo, not answer with JSON the browser shows as text.
-@Suite("Live: a refused form post without JavaScript answers an HTML page with the reason")
+@Suite("Live: a refused form post without JavaScript answers an HTML page with the reason", .stopsLiveServers)
 struct LiveFormErrorTests {
     @Test("a form post the server refuses shows its message and a link back to the demo; nothing changes")
     func refusedFormPost() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/numbers")
         let before = try #require(live.app.sessionList(cookie: cookie, demo: "numbers")).dataSource.snapshot().itemIdentifiers
         let browser = ["Cookie": "dw_session=\(cookie)", "Content-Type": "application/x-www-form-urlencoded",

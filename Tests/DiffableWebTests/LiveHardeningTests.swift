@@ -5,7 +5,7 @@ import Testing
 @testable import DiffableWeb
 
 /// Issue 15's findings against the web layer, over a real socket: each test failed before its fix.
-@Suite("Live: hostile scripts cannot crash, bloat or confuse a list")
+@Suite("Live: hostile scripts cannot crash, bloat or confuse a list", .stopsLiveServers)
 struct LiveHardeningTests {
     /// A new session's share id, from the API.
     static func share(_ live: LiveServer) async throws -> String {
@@ -184,7 +184,7 @@ struct LiveHardeningTests {
 }
 
 /// Issue 15, findings 4 (starvation) and 8 (browser-facing headers, CSRF, cookies).
-@Suite("Live: browsers get safe headers; other origins cannot drive a session; light requests are never starved")
+@Suite("Live: browsers get safe headers; other origins cannot drive a session; light requests are never starved", .stopsLiveServers)
 struct LiveBrowserSafetyTests {
     static func header(_ response: HTTPResponse, _ name: String) -> String? {
         response.headers.first { $0.0.lowercased() == name.lowercased() }?.1
@@ -263,7 +263,7 @@ struct LiveBrowserSafetyTests {
 /// The two tests that build the largest list there is (100,000 items) and load the server on
 /// purpose: `make test` runs them in a phase of their own, so their load never meets another
 /// suite's time-outs on a 2-core machine.
-@Suite("Live heavy: list size cap, and no starvation under load", .serialized)
+@Suite("Live heavy: list size cap, and no starvation under load", .serialized, .stopsLiveServers)
 struct LiveHeavyTests {
     /// Numbers `n1`…`n100000` in the session's numbers list, through the API.
     static func fill(_ live: LiveServer, _ id: String) async throws {
@@ -306,13 +306,14 @@ struct LiveHeavyTests {
             Task.detached { () -> Int in
                 var done = 0
                 repeat {  // until the probes are done, at least once
-                    let response = try await get(port: port, "/api/sessions/\(id)/demos/numbers/layout?width=390&height=844", timeout: 60)
+                    let response = try await get(port: port, "/api/sessions/\(id)/demos/numbers/layout?width=390&height=844")
                     if response.status == 200 { done += 1 }
                 } while probing.isSet
                 return done
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        let heavyWork = live.app.heavyWork
+        #expect(await eventually("the first heavy layouts start on the heavy-work threads") { heavyWork.runningCount > 0 })
         // Probes measured on their own thread, so the test's own tasks cannot skew them.
         let latencies = try await offPool { () -> [Duration] in
             var latencies: [Duration] = []
@@ -323,7 +324,7 @@ struct LiveHeavyTests {
                 defer { socket.close() }
                 try socket.send(raw)
                 var reader = ResponseReader(socket)
-                let response = try reader.readResponse(timeout: 10)
+                let response = try reader.readResponse()
                 guard response.status == 200 else { throw ClientError("probe answered \(response.status)") }
                 latencies.append(ContinuousClock.now - start)
                 Thread.sleep(forTimeInterval: 0.005)

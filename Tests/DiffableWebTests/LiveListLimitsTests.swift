@@ -7,7 +7,7 @@ import Testing
 /// The list limits (100,000 items, 1,000 sections) hold on every write path, a demo's actions
 /// included: a write that would pass them is a 422 `list_too_large` that applies nothing,
 /// streams nothing and leaves the version where it was (issue 21, finding 5).
-@Suite("Live list limits: a demo's action cannot grow a list past 100,000 items or 1,000 sections")
+@Suite("Live list limits: a demo's action cannot grow a list past 100,000 items or 1,000 sections", .stopsLiveServers)
 struct LiveListLimitsTests {
     struct Setup {
         var live: LiveServer
@@ -48,7 +48,6 @@ struct LiveListLimitsTests {
     @Test("URL stream: a publish that would pass 100,000 items is a 422, and the list is as it was")
     func publishPastItems() async throws {
         let setup = try await start("/demos/urls")
-        defer { Task { await setup.live.stop() } }
         let list = try #require(setup.live.app.sessionList(cookie: setup.cookie, demo: "urls"))
         // 100,000 items in sections other than `main`: a publish adds `main` and its batch.
         try await put(try snapshot(sections: 5, items: 20_000) { "/\($0)/\($1).svg" }, into: list)
@@ -66,7 +65,6 @@ struct LiveListLimitsTests {
     @Test("URL stream: a publish that would add a 1,001st section is a 422: nothing applied, nothing streamed")
     func publishPastSections() async throws {
         let setup = try await start("/demos/urls")
-        defer { Task { await setup.live.stop() } }
         let list = try #require(setup.live.app.sessionList(cookie: setup.cookie, demo: "urls"))
         try await put(try snapshot(sections: 1_000, items: 0) { "\($0)/\($1)" }, into: list)
         var stream = try await setup.live.events("/demos/urls/events?width=900&height=900", cookie: setup.cookie)
@@ -89,7 +87,6 @@ struct LiveListLimitsTests {
     @Test("Numbers: an append that would pass 100,000 items is a 422, and its numbers are given back")
     func numbersAppend() async throws {
         let setup = try await start("/demos/numbers")
-        defer { Task { await setup.live.stop() } }
         let list = try #require(setup.live.app.sessionList(cookie: setup.cookie, demo: "numbers"))
         var full = Snapshot<String, String>()
         try full.appendSections([NumbersDemo.section])

@@ -7,7 +7,7 @@ import Testing
 /// The Outline demo (Apple's outline sample on our SectionSnapshot) over real sockets:
 /// expand and collapse through the data source's handlers, children loaded lazily, the
 /// changeset stream, reconnects, and refusals that change nothing.
-@Suite("Live outline: expand and collapse through the data source's handlers, children load lazily, state survives reconnects")
+@Suite("Live outline: expand and collapse through the data source's handlers, children load lazily, state survives reconnects", .stopsLiveServers)
 struct LiveOutlineTests {
     static let catalog: MountainCatalog = (try? MountainCatalog.bundled()) ?? MountainCatalog(mountains: [])
     static let tree = HeightOutline(catalog: catalog)
@@ -70,7 +70,6 @@ struct LiveOutlineTests {
     @Test("expand loads the children on first expand only (snapshotForExpandingParent); collapse hides them; the handlers run")
     func expandCollapseLazily() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         let roots = Self.tree.roots
         #expect(try items(live, cookie) == roots, "the first snapshot holds the top level only")
         let outlineBefore = try list(live, cookie).dataSource.snapshot(for: OutlineDemo.section)
@@ -106,7 +105,6 @@ struct LiveOutlineTests {
     @Test("the API's action route expands three levels deep; the snapshot's data says level, parent and expanded")
     func apiRoute() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         let share = try #require(live.app.shareID(cookie: cookie))
         let base = "/api/sessions/\(share)/demos/outline"
         for item in ["h8000-8999", "h8800-8899"] {
@@ -139,7 +137,6 @@ struct LiveOutlineTests {
           ])
     func refusals(body: String, action: String, status: Int, code: String, names: String) async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         _ = try await live.postJSON("/demos/outline/actions/expand", #"{"item":"h7000-7999"}"#, cookie: cookie)
         let before = try list(live, cookie).dataSource.versionedSnapshot()
         let response = try await live.postJSON("/demos/outline/actions/\(action)", body, cookie: cookie)
@@ -152,7 +149,6 @@ struct LiveOutlineTests {
     @Test("a script that replaces the section through the snapshot API leaves no outline: expand is a 422 that says so")
     func replacedThroughTheAPI() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         let share = try #require(live.app.shareID(cookie: cookie))
         let base = "/api/sessions/\(share)/demos/outline"
         #expect(try await live.postJSON("\(base)/actions/expand", #"{"item":"h8000-8999"}"#).status == 200)
@@ -167,7 +163,6 @@ struct LiveOutlineTests {
     @Test("shouldExpandItem refuses a mountain: 422 not_expandable, the handler asked, willExpandItem not called, nothing applied")
     func shouldExpandRefusesMountains() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         for item in ["h8000-8999", "h8800-8899"] {
             #expect(try await live.postJSON("/demos/outline/actions/expand", #"{"item":"\#(item)"}"#, cookie: cookie).status == 200)
         }
@@ -184,7 +179,6 @@ struct LiveOutlineTests {
     @Test("SSE: expand inserts the children as one run after their parent, then reconfigures the parent; collapse deletes them")
     func changesetStream() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         var stream = try await live.events("/demos/outline/events?width=1000&height=900&top=0", cookie: cookie)
         let snapshot = try await next(&stream)
         #expect(snapshot.name == "snapshot")
@@ -219,7 +213,6 @@ struct LiveOutlineTests {
     @Test("the disclosure state lives on the server: a new stream, a replay after Last-Event-ID, and a page load all show it")
     func reconnectKeepsState() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         for item in ["h8000-8999", "h8600-8699"] {
             #expect(try await live.postJSON("/demos/outline/actions/expand", #"{"item":"\#(item)"}"#, cookie: cookie).status == 200)
         }
@@ -252,7 +245,6 @@ struct LiveOutlineTests {
     @Test("without JavaScript: a row's disclosure form posts and redirects to the page, which shows the children")
     func formPost() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         let page = try await get(port: live.port, "/demos/outline", headers: ["Cookie": "dw_session=\(cookie)"])
         #expect(page.text.contains(#"<form class="disclosure" method="post" action="/demos/outline/actions/expand""#))
         let response = try await post(port: live.port, "/demos/outline/actions/expand", body: Array("item=h6000-6999".utf8),

@@ -130,7 +130,8 @@ struct LivePersistenceTests {
         let store = try SQLiteSessionStore(directory: directory.path)
         #expect(try await store.session(id: id) != nil)
         #expect(app.sessions.sweep(now: .now + .seconds(120)) == 1)
-        #expect(await eventually(timeout: .seconds(10)) { (try? await store.session(id: id)) == nil })
+        await app.sessions.lastStoreSweep?.value  // the sweep's store part: marks, then deletes
+        #expect(try await store.session(id: id) == nil)
         #expect(try await store.list(ListKey(session: id, demo: "numbers")) == nil, "its lists go with it")
     }
 
@@ -189,7 +190,9 @@ struct LivePersistenceTests {
         await returning.send(.get, "/demos/outline")
         let list = try #require(returning.list("outline"))
         let outline = try #require(list.demo as? OutlineDemo)
-        #expect(await eventually { (try? list.dataSource.snapshot(for: OutlineDemo.section))?.isExpanded("h8800-8899") == true })
+        #expect(await eventually("the outline's first apply after it is restored expands its saved rows") {
+            (try? list.dataSource.snapshot(for: OutlineDemo.section))?.isExpanded("h8800-8899") == true
+        })
         #expect(items(returning, "outline") == rows && list.version == version, "the same rows at the same version")
         #expect(outline.expandedItems == ["h8000-8999", "h8800-8899", "h7000-7999"])
         let collapse = await returning.send(.post, "/demos/outline/actions/collapse", json: #"{"item":"h8000-8999"}"#)
@@ -208,7 +211,9 @@ struct LivePersistenceTests {
             let list = try #require(visitor.list(demo))
             let key = ListKey(session: try #require(visitor.cookie.flatMap(SessionID.init)), demo: demo)
             // The outline applies its tree when it is attached: that write must find the list saved.
-            #expect(await eventually { (try? await store.list(key))?.version == list.version }, "\(demo) is saved")
+            #expect(await eventually("the list's write when it is attached (the outline's tree) commits") {
+                (try? await store.list(key))?.version == list.version
+            }, "\(demo) is saved")
             #expect(!list.isRetired, "\(demo) was not retired")
         }
     }

@@ -5,12 +5,12 @@ import Testing
 @testable import DiffableWeb
 
 /// The photo grid (seed 001) over real sockets: layouts switched live, pages, async images.
-@Suite("Live photos: layouts switch in place, pages load near the end, images replace placeholders")
+@Suite("Live photos: layouts switch in place, pages load near the end, images replace placeholders", .stopsLiveServers)
 struct LivePhotosTests {
     static let library = PhotoLibrary.generated(captions: ["Alpha", "Beta", "Gamma"], count: 75)
 
-    func start(latency: ClosedRange<Int> = 0...0) async throws -> (LiveServer, String) {
-        let live = try await LiveServer.start { $0.demos = [PhotosDemo.descriptor(library: Self.library, imageLatency: latency)] }
+    func start(latency: ClosedRange<Int> = 0...0, gate: (@Sendable (String) async -> Void)? = nil) async throws -> (LiveServer, String) {
+        let live = try await LiveServer.start { $0.demos = [PhotosDemo.descriptor(library: Self.library, imageLatency: latency, imageGate: gate)] }
         return (live, try await live.newSession("/demos/photos"))
     }
 
@@ -21,7 +21,6 @@ struct LivePhotosTests {
     @Test("setLayout moves every cell of the window to the seed layout's frame; nothing is inserted, deleted or re-created")
     func switchLayouts() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         var stream = try await live.events("/demos/photos/events?width=1000&height=768&top=0", cookie: cookie)
         let snapshot = try await next(&stream)
         #expect(snapshot.name == "snapshot")
@@ -60,7 +59,6 @@ struct LivePhotosTests {
     @Test("loadMore appends pages of 30 until the library ends; clear empties the list; the next load starts from page 1 and adds the section")
     func pages() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         #expect(items(live, cookie).count == 30)
         #expect(try await live.postJSON("/demos/photos/actions/loadMore", "{}", cookie: cookie).status == 200)
         #expect(items(live, cookie) == (1...60).map { String(format: "p%03d", $0) })
@@ -79,7 +77,6 @@ struct LivePhotosTests {
     @Test("scrolling near the end loads the next page by itself (the seed's pagination)")
     func paginationByScrolling() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         var stream = try await live.events("/demos/photos/events?width=1000&height=768&top=0", cookie: cookie)
         let snapshot = try await next(&stream)
         let streamID = try #require(snapshot.json["stream"] as? String)
@@ -97,7 +94,6 @@ struct LivePhotosTests {
     @Test("an image replaces its placeholder by reloadItems once it has loaded")
     func imagesLoad() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         var stream = try await live.events("/demos/photos/events?width=1000&height=768&top=0", cookie: cookie)
         let snapshot = try await next(&stream)
         let first = ((snapshot.json["cells"] as? [[String: Any]]) ?? []).first { $0["id"] as? String == "p001" }
@@ -121,10 +117,10 @@ struct LivePhotosTests {
 
     @Test("a photo deleted while its image loads: the load finishes with no error and no event")
     func deletedWhileLoading() async throws {
-        // Loads take 2 s: the delete below lands well inside them on a loaded machine (with
-        // 400 ms a CI run under load once saw a load finish before the delete's event).
-        let (live, cookie) = try await start(latency: 2_000...2_000)
-        defer { Task { await live.stop() } }
+        // Loads finish only once the test releases them, after the delete (they took 2 s, and a
+        // delete that came later than that on a loaded machine raced them).
+        let released = CountSignal()
+        let (live, cookie) = try await start(gate: { _ in await released.wait(for: 1) })
         var stream = try await live.events("/demos/photos/events?width=1000&height=768&top=0", cookie: cookie)
         _ = try await next(&stream)  // the snapshot; its window's loads start now
         let list = try #require(live.app.sessionList(cookie: cookie, demo: "photos"))
@@ -139,11 +135,14 @@ struct LivePhotosTests {
         let version = list.version
         let started = try #require(list.demo.data(for: "p001"))
         #expect(started["loaded"] == "false")
-        #expect(await eventually(timeout: .seconds(20)) {
+        released.signal()
+        #expect(await eventually("every image load finishes") {
             list.demo.details(of: list.dataSource.snapshot()).hasSuffix("images loaded 12 of 12 started")
         }, "every load finished")
         #expect(list.demo.data(for: "p001")?["loaded"] == "true", "the load itself finished")
-        try await Task.sleep(for: .milliseconds(500))  // the time a finished load's apply would take
+        // No event is what is under test: nothing signals an apply that does not happen, so the
+        // test gives one the time it would take.
+        try await Task.sleep(for: .milliseconds(500))
         #expect(list.version == version, "no apply after the loads finished")
         let details = list.demo.details(of: list.dataSource.snapshot())
         #expect(details.hasSuffix("images loaded 12 of 12 started"), "\(details)")

@@ -5,7 +5,7 @@ import Testing
 
 /// Numbers' reordering by hand (issue 12): through the data source's reordering handlers, with
 /// the transaction in the answer; pinned rows refused; every change a changeset.
-@Suite("Live reorder: a person's moves go through the reordering handlers and stream as moves")
+@Suite("Live reorder: a person's moves go through the reordering handlers and stream as moves", .stopsLiveServers)
 struct LiveReorderTests {
     func reorder(_ live: LiveServer, _ id: String, _ body: String) async throws -> (status: Int, json: [String: Any]) {
         let response = try await live.postJSON("/api/sessions/\(id)/demos/numbers/actions/reorder", body)
@@ -21,7 +21,6 @@ struct LiveReorderTests {
     @Test("reorder to a position: the answer carries the transaction's difference, and the stream a move")
     func toPosition() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/numbers")
         let id = try #require(live.app.shareID(cookie: cookie))
         var stream = try await live.events("/demos/numbers/events?width=600&height=800", cookie: cookie)
@@ -44,7 +43,6 @@ struct LiveReorderTests {
     @Test("up and down move one place; at an end they change nothing, not even the version")
     func directions() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let id = try #require(object(try await live.postJSON("/api/sessions", ""))["id"] as? String)
         #expect(try await reorder(live, id, #"{"item":"n3","direction":"up"}"#).json["position"] as? Int == 1)
         #expect(try await reorder(live, id, #"{"item":"n3","direction":"down"}"#).json["position"] as? Int == 2)
@@ -60,7 +58,6 @@ struct LiveReorderTests {
                       (#"{"item":"n2","direction":"sideways"}"#, 400, "invalid_parameter"), (#"{"to":1}"#, 400, "missing_parameter")])
     func refused(body: String, status: Int, code: String) async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let id = try #require(object(try await live.postJSON("/api/sessions", ""))["id"] as? String)
         _ = try await live.postJSON("/api/sessions/\(id)/demos/numbers/actions/append", #"{"count":5}"#)
         let before = try await items(live, id)

@@ -8,7 +8,7 @@ import Testing
 /// Issue 23, self-sizing: a browser measures the cells whose height the layout estimates
 /// (`fit`), `POST …/measure` lays the list out again at that width, and the streams that show
 /// it get the moved frames in a `window` event (`measured`).
-@Suite("Self-sizing: measured cells move what follows them")
+@Suite("Self-sizing: measured cells move what follows them", .stopsLiveServers)
 struct LiveSelfSizingTests {
     func frame(_ cell: [String: Any]) -> (y: Double, h: Double)? {
         guard let frame = cell["frame"] as? [String: Any], let y = frame["y"] as? Double, let h = frame["h"] as? Double else { return nil }
@@ -32,7 +32,6 @@ struct LiveSelfSizingTests {
     @Test("cells with an estimated height are marked fit; a measured one grows and the cells after it move down")
     func measurementMovesWhatFollows() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let (cookie, opened, streamID, cells, height) = try await phoneStream(live)
         var stream = opened
         #expect(cells.allSatisfy { $0["fit"] as? Int == 1 }, "Mountains' rows size themselves")
@@ -71,7 +70,6 @@ struct LiveSelfSizingTests {
     func measurementsAreBudgeted() async throws {
         // Room for the list and its first event, and for the sizes of about a third of its rows.
         let live = try await LiveServer.start { $0.sessionMemoryBytes = 100 << 10; $0.memoryTotalBytes = 0 }
-        defer { Task { await live.stop() } }
         let (cookie, stream, streamID, _, _) = try await phoneStream(live)
         let list = try #require(live.app.sessionList(cookie: cookie, demo: "mountains"))
         let ids = list.dataSource.snapshot().itemIdentifiers
@@ -97,7 +95,6 @@ struct LiveSelfSizingTests {
     @Test("a size the server already has sends nothing; the next real change is the next event")
     func unchangedMeasurementIsQuiet() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let (cookie, opened, streamID, cells, _) = try await phoneStream(live)
         var stream = opened
         let first = try #require(cells.first?["id"] as? String), third = try #require(cells.dropFirst(2).first?["id"] as? String)
@@ -125,7 +122,6 @@ struct LiveSelfSizingTests {
     ])
     func refused(body: String, status: Int, code: String) async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let (cookie, stream, streamID, _, _) = try await phoneStream(live)
         let list = try #require(live.app.sessionList(cookie: cookie, demo: "mountains"))
         let before = list.layout(for: LayoutContainer(width: 390, height: 844)).allCells.map(\.frame)
@@ -140,7 +136,6 @@ struct LiveSelfSizingTests {
     @Test("sizes of cells the list does not have are dropped, not kept")
     func unknownCellsDropped() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let (cookie, stream, streamID, cells, _) = try await phoneStream(live)
         let first = try #require(cells.first?["id"] as? String)
         let sizes = (0..<500).map { #""nope\#($0)":{"w":1,"h":1}"# }.joined(separator: ",")
@@ -156,7 +151,6 @@ struct LiveSelfSizingTests {
     @Test("more sizes than one message may carry are refused")
     func tooMany() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let (cookie, stream, streamID, _, _) = try await phoneStream(live)
         let sizes = (0...WebApp.maximumMeasurements).map { #""m\#($0)":{"w":1,"h":1}"# }.joined(separator: ",")
         let answer = try await live.postJSON("/demos/mountains/measure", #"{"stream":"\#(streamID)","sizes":{\#(sizes)}}"#, cookie: cookie)
@@ -167,7 +161,6 @@ struct LiveSelfSizingTests {
     @Test("a cell of fixed height is not marked fit, and its measurement changes nothing")
     func fixedCellsIgnoreMeasurements() async throws {
         let live = try await LiveServer.start()
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/photos")
         var stream = try await live.events("/demos/photos/events?width=390&height=844&top=0", cookie: cookie)
         let snapshot = try await next(&stream)
@@ -185,7 +178,7 @@ struct LiveSelfSizingTests {
     }
 }
 
-@Suite("Measured sizes: kept by width, bounded")
+@Suite("Measured sizes: kept by width, bounded", .stopsLiveServers)
 struct MeasuredSizesTests {
     func size(_ h: Double) -> LayoutPixelSize { LayoutPixelSize(width: 100, height: h) }
 

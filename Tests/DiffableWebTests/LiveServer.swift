@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTestSupport
 import MicroHTTP
+import Synchronization
+import Testing
 @testable import DiffableWeb
 
 /// A real DiffableWeb server on a loopback port, for tests that speak HTTP and SSE.
@@ -20,7 +22,13 @@ struct LiveServer: Sendable {
         configuration.immediateHandler = { app.immediateResponse($0) }
         let server = try HTTPServer(configuration: configuration, logger: quietLogger) { await app.respond($0) }
         try server.start()
-        return LiveServer(app: app, server: server)
+        let live = LiveServer(app: app, server: server)
+        if let scope = LiveServers.current {
+            scope.add(live)
+        } else {
+            Issue.record("a LiveServer was started outside a test with the .stopsLiveServers trait: nothing awaits its stop")
+        }
+        return live
     }
 
     func stop() async {
@@ -72,7 +80,7 @@ struct SSEEvent: Sendable {
 
 extension EventReader {
     /// The next event (comments skipped unless `includeComments`).
-    mutating func nextEvent(timeout: Double = 15, includeComments: Bool = false) throws -> SSEEvent {
+    mutating func nextEvent(timeout: Double = Patience.hangSeconds, includeComments: Bool = false) throws -> SSEEvent {
         while true {
             let lines = try nextBlock(timeout: timeout)
             var event = SSEEvent(name: nil, id: nil, data: "")
@@ -93,7 +101,7 @@ extension EventReader {
 }
 
 /// Blocking reads belong off the cooperative pool.
-func next(_ reader: inout EventReader, timeout: Double = 15, includeComments: Bool = false) async throws -> SSEEvent {
+func next(_ reader: inout EventReader, timeout: Double = Patience.hangSeconds, includeComments: Bool = false) async throws -> SSEEvent {
     let captured = reader
     let (event, updated) = try await offPool { () -> (SSEEvent, EventReader) in
         var copy = captured
@@ -102,4 +110,49 @@ func next(_ reader: inout EventReader, timeout: Double = 15, includeComments: Bo
     }
     reader = updated
     return event
+}
+
+/// The live servers a test started: each is stopped, and its stop awaited, when the test ends,
+/// passed or failed (``StopsLiveServers``). A test may stop one earlier; a second stop does
+/// nothing.
+final class LiveServers: Sendable {
+    @TaskLocal static var current: LiveServers?
+    private let servers = Mutex<[LiveServer]>([])
+
+    func add(_ server: LiveServer) { servers.withLock { $0.append(server) } }
+
+    func stopAll() async {
+        let started = servers.withLock { servers in
+            defer { servers.removeAll() }
+            return servers
+        }
+        for server in started.reversed() { await server.stop() }
+    }
+}
+
+/// A suite's trait: every ``LiveServer`` a test of the suite starts is stopped when the test
+/// ends, and the test ends only once they have stopped (a fire-and-forget
+/// `defer { Task { await live.stop() } }` left servers running beside the next tests).
+struct StopsLiveServers: SuiteTrait, TestTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func scopeProvider(for test: Test, testCase: Test.Case?) -> StopsLiveServers? {
+        testCase == nil ? nil : self  // each test case, not the suite around them
+    }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        let scope = LiveServers()
+        do {
+            try await LiveServers.$current.withValue(scope) { try await function() }
+        } catch {
+            await scope.stopAll()
+            throw error
+        }
+        await scope.stopAll()
+    }
+}
+
+extension Trait where Self == StopsLiveServers {
+    /// Stops, and awaits, every ``LiveServer`` a test starts (``StopsLiveServers``).
+    static var stopsLiveServers: Self { StopsLiveServers() }
 }

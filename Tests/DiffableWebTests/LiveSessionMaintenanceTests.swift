@@ -7,7 +7,7 @@ import Testing
 /// The maintenance round: watched sessions are marked seen once a touch interval (a quarter of
 /// the idle timeout, not every round), and never expire; sessions without a stream do. An
 /// eviction passes over watched sessions.
-@Suite("Sessions: the maintenance round")
+@Suite("Sessions: the maintenance round", .stopsLiveServers)
 struct LiveSessionMaintenanceTests {
     @Test("a watched session is marked seen every quarter of the idle timeout, not every round, and never expires; an idle one does")
     func watchedSessionsAreTouchedOnceAMinute() async throws {
@@ -18,7 +18,7 @@ struct LiveSessionMaintenanceTests {
         _ = try await next(&stream)
         let sessions = live.app.sessions
         let watched = try #require(SessionID(cookie))
-        #expect(await eventually(timeout: .seconds(20)) { sessions.existing(watched)?.openStreamCount == 1 })
+        #expect(await eventually("the list counts the stream once its open closure has run") { sessions.existing(watched)?.openStreamCount == 1 })
 
         var maintenance = SessionMaintenance(sessions: sessions, roundInterval: .seconds(30))
         #expect(maintenance.touchInterval == .seconds(450) && maintenance.touchEvery == 15)
@@ -51,7 +51,9 @@ struct LiveSessionMaintenanceTests {
         }
         let sessions = live.app.sessions
         let all = watched
-        let following = await eventually(timeout: .seconds(20)) { all.allSatisfy { sessions.existing($0)?.openStreamCount == 1 } }
+        let following = await eventually("each list counts its stream once its open closure has run") {
+            all.allSatisfy { sessions.existing($0)?.openStreamCount == 1 }
+        }
         #expect(following)
         let idle = try #require(SessionID(try await live.newSession("/demos/numbers")))
         #expect(sessions.count == 10)

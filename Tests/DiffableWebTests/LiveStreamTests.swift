@@ -3,7 +3,7 @@ import HTTPTestSupport
 import Testing
 @testable import DiffableWeb
 
-@Suite("Web: the event stream over a real socket")
+@Suite("Web: the event stream over a real socket", .stopsLiveServers)
 struct LiveStreamTests {
     @Test("connect: a snapshot event; then one changeset event per apply, id = version")
     func snapshotThenChangesets() async throws {
@@ -113,7 +113,7 @@ struct LiveStreamTests {
         let cookie = try await live.newSession("/demos/numbers")
         var stream = try await live.events("/demos/numbers/events", cookie: cookie)
         _ = try await next(&stream)
-        let comment = try await next(&stream, timeout: 3, includeComments: true)
+        let comment = try await next(&stream, includeComments: true)  // the heartbeat's own schedule
         #expect(comment.data == ": heartbeat")
         maintenance.cancel()
         stream.socket.close()
@@ -130,7 +130,7 @@ struct LiveStreamTests {
         let dropped = try await live.postJSON("/__test/drop-streams", "{}")
         #expect(dropped.status == 204)
         let captured = stream
-        let ended = try await offPool { var copy = captured; return try copy.readToEnd(timeout: 5) }
+        let ended = try await offPool { var copy = captured; return try copy.readToEnd(timeout: Patience.hangSeconds) }
         #expect(ended)
         var again = try await live.events("/demos/mountains/events", cookie: cookie)
         let after = try await next(&again)

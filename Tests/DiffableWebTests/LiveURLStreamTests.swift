@@ -5,7 +5,7 @@ import Testing
 
 /// The URL stream (seed 003) over real sockets: batches replace section `main`, a URL in two
 /// batches moves, bad input changes nothing, the publisher runs only while watched and unpaused.
-@Suite("Live URL stream: batches replace the list, repeated URLs move, the publisher runs only while watched")
+@Suite("Live URL stream: batches replace the list, repeated URLs move, the publisher runs only while watched", .stopsLiveServers)
 struct LiveURLStreamTests {
     static let urls = (1...60).map { "/demos/photos/assets/p\(String(format: "%03d", $0)).svg" }
 
@@ -26,7 +26,6 @@ struct LiveURLStreamTests {
     @Test("a batch replaces the items; a URL in both batches is moved, the others deleted and inserted")
     func replaceAndMove() async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         var stream = try await live.events("/demos/urls/events?width=900&height=900", cookie: cookie)
         _ = try await next(&stream)
         let (a, b, c, d) = ("/demos/photos/assets/p001.svg", "https://example.org/x.jpg", "/demos/photos/assets/p003.svg", "http://h/y.png")
@@ -49,7 +48,6 @@ struct LiveURLStreamTests {
                       ["/a.svg", "/b.svg", "/a.svg"], [String(repeating: "/x", count: 101)]])
     func refused(batch: [String]) async throws {
         let (live, cookie) = try await start()
-        defer { Task { await live.stop() } }
         #expect(try await publish(live, cookie, ["/first.svg"]).status == 200)
         let version = live.app.sessionList(cookie: cookie, demo: "urls")?.version
         let response = try await publish(live, cookie, batch)
@@ -65,8 +63,9 @@ struct LiveURLStreamTests {
     @Test("the publisher sends batches only while a stream is open and it is not paused")
     func publisherFollowsStreams() async throws {
         let (live, cookie) = try await start(interval: 20...40)
-        defer { Task { await live.stop() } }
         let list = try #require(live.app.sessionList(cookie: cookie, demo: "urls"))
+        // No batch is what is under test: the waits below give the publisher (a batch every
+        // 20-40 ms) the time it would take to send one; nothing signals a batch not sent.
         try await Task.sleep(for: .milliseconds(200))
         #expect(list.version == 1, "nobody watches: no batch")
         var stream = try await live.events("/demos/urls/events?width=900&height=900", cookie: cookie)
@@ -81,10 +80,9 @@ struct LiveURLStreamTests {
         try await Task.sleep(for: .milliseconds(300))
         #expect(list.version == paused, "paused: no batch")
         #expect(try await live.postJSON("/demos/urls/actions/resume", "{}", cookie: cookie).status == 200)
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(list.version > paused, "resumed: batches again")
+        #expect(await eventually("the resumed publisher's next batch is applied") { list.version > paused }, "resumed: batches again")
         stream.socket.close()
-        #expect(await eventually { list.openStreamCount == 0 })
+        #expect(await eventually("the server sees the hang-up and the list stops counting the stream") { list.openStreamCount == 0 })
         try await Task.sleep(for: .milliseconds(100))
         let closed = list.version
         try await Task.sleep(for: .milliseconds(300))
@@ -99,7 +97,6 @@ extension LiveURLStreamTests {
             $0.demos = [URLStreamDemo.descriptor(urls: Self.urls, interval: 60_000...60_000),
                         PhotosDemo.descriptor(library: LivePhotosTests.library, imageLatency: 0...0)]
         }
-        defer { Task { await live.stop() } }
         let id = try #require(object(try await live.postJSON("/api/sessions", ""))["id"] as? String)
         let published = try await live.postJSON("/api/sessions/\(id)/demos/urls/actions/publish", #"{"urls":["/a.svg","https://example.org/b.png"]}"#)
         #expect(published.status == 200)

@@ -75,14 +75,13 @@ final class ProbeDemo: Demo {
 /// Issue 21, "one writer per list, events after the write": events are built once the write
 /// has returned, with no lock of ours held while demo code runs, and a write's transaction is
 /// its only handle to the data source, for as long as the write runs.
-@Suite("Live writer: events after the write, demo code under no lock of ours, transactions that end", .serialized)
+@Suite("Live writer: events after the write, demo code under no lock of ours, transactions that end", .serialized, .stopsLiveServers)
 struct LiveWriterTests {
     @Test("a demo whose status and cells read its own list (openStreamCount) streams its changes; its status is asked after the action, never during it")
     func demoReadsItsListFromStatusAndCells() async throws {
         // Before: status and cells ran under the list's state lock, inside the action's apply;
         // openStreamCount takes the same lock, so the first change to a followed list hung.
         let live = try await LiveServer.start { $0.demos = [ProbeDemo.descriptor] }
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/probe")
         var stream = try await live.events("/demos/probe/events?width=600&height=800", cookie: cookie)
         let snapshot = try await next(&stream)
@@ -90,7 +89,7 @@ struct LiveWriterTests {
         for seq in 1...3 {
             let answer = try await live.postJSON("/demos/probe/actions/append", #"{"seq":\#(seq)}"#, cookie: cookie)
             #expect(answer.status == 200)
-            let change = try await next(&stream, timeout: 10)
+            let change = try await next(&stream)
             #expect(change.name == "changeset")
             #expect(change.json["status"] as? String == "\(2 + seq) items, 1 watching", "\(change.data)")
         }
@@ -102,7 +101,6 @@ struct LiveWriterTests {
     @Test("a transaction kept after its write changes nothing: no version, no event, no save")
     func keptTransactionIsOver() async throws {
         let live = try await LiveServer.start { $0.demos = [ProbeDemo.descriptor] }
-        defer { Task { await live.stop() } }
         let cookie = try await live.newSession("/demos/probe")
         #expect(try await live.postJSON("/demos/probe/actions/keep", "{}", cookie: cookie).status == 200)
         let list = try #require(live.app.sessionList(cookie: cookie, demo: "probe"))

@@ -5,7 +5,7 @@ import Testing
 @testable import DiffableWeb
 
 /// Image headers (pixel size without decoding) and the photo folder that uses them.
-@Suite("Photos: image headers and the photo folder")
+@Suite("Photos: image headers and the photo folder", .stopsLiveServers)
 struct PhotoLibraryTests {
     /// A complete 1×1 PNG.
     static let png1x1 = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
@@ -85,7 +85,6 @@ extension LivePhotosTests {
         #expect(log.lines.count == 1 && log.lines[0].contains("c.webp"))
 
         let live = try await LiveServer.start { $0.demos = [PhotosDemo.descriptor(library: library, imageLatency: 0...0)] }
-        defer { Task { await live.stop() } }
         let page = try await get(port: live.port, "/demos/photos")
         #expect(page.status == 200 && page.text.contains(#"aria-label="c, loading""#))
         let file = try await get(port: live.port, "/demos/photos/assets/b%20dot.png")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Synchronization
 import Testing
 @testable import DiffableWeb
@@ -65,13 +66,14 @@ struct SQLiteBatchCommitTests {
         let order = Mutex<[String]>([])
         let start = ContinuousClock.now
         let ran = Mutex<Duration?>(nil)
+        let timedRan = CountSignal()
         database.submit(at: .now() + .milliseconds(100)) { _ in
             order.withLock { $0.append("timed") }
             ran.withLock { $0 = ContinuousClock.now - start }
+            timedRan.signal()
         }
         try await database.perform { _ in order.withLock { $0.append("at once") } }
-        try await Task.sleep(for: .milliseconds(400))
-        try await database.perform { _ in }
+        #expect(await timedRan.wait(for: 1))
         #expect(order.withLock { $0 } == ["at once", "timed"])
         let after = try #require(ran.withLock { $0 })
         #expect(after >= .milliseconds(100))

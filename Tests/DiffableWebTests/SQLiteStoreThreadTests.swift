@@ -59,9 +59,10 @@ struct SQLiteStoreThreadTests {
                 try SQLiteDatabase(path: directory.appendingPathComponent("\(index).sqlite").path, name: name)
             }
             for database in databases { #expect(try await database.perform { try $0.query("SELECT 1") } == [[.integer(1)]]) }
-            // /proc shows a name once the kernel has it (read racily here: wait a moment for it).
-            #expect(await eventually(timeout: .seconds(60)) { Self.threads(named: name) == 10 })
+            // /proc shows a name once the kernel has it: nothing of ours signals that.
+            #expect(await eventually("the kernel lists each store's named thread") { Self.threads(named: name) == 10 })
         }
-        #expect(await eventually(timeout: .seconds(60)) { Self.threads(named: name) == 0 }, "each thread ended with its database")
+        #expect(await eventually("each store's thread exits once its database is released") { Self.threads(named: name) == 0 },
+                "each thread ended with its database")
     }
 }

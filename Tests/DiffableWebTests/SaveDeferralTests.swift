@@ -28,13 +28,13 @@ struct SaveDeferralTests {
 
     /// `app.respond(request)`, recorded as an issue (and unblocked by releasing the held
     /// saves) when it does not return while its save is held: it would wait for the save.
-    /// (Within a minute: the units phase queues ~300 tests, many CPU-bound, on two cooperative
-    /// threads, and a fresh-clone run failed this check at 10 s for all three routes at once.)
+    /// (It returns when it is done, however slow the machine: only a response that waits for
+    /// the held save never returns, and the hang guard, ``Patience/hang``, says so.)
     static func respondWhileHeld(_ app: WebApp, _ store: GatedSessionStore, _ request: Request) async -> Response {
         let task = Task { await app.respond(request) }
-        let returned = Atomic(false)
-        Task { _ = await task.value; returned.store(true, ordering: .releasing) }
-        if await !eventually(timeout: .seconds(60), { returned.load(ordering: .acquiring) }) {
+        let returned = CountSignal()
+        Task { _ = await task.value; returned.signal() }
+        if await !returned.wait(for: 1) {
             Issue.record("the response waited for its save")
             store.release()
         }

@@ -17,7 +17,12 @@ struct StoreGrowthTests {
     func evictedIdleSessionsAreDeleted() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let timeout: Duration = .seconds(60)
+        // Longer than this test can take on any machine: the sweeps here age sessions by the
+        // `now` they are given. (It was 60 s, and the units phase, 300 tests on two cooperative
+        // threads, took this test past 60 s of real time: the first sweep, with the real clock,
+        // then rightly deleted every session not seen for 60 s, the returning one among them,
+        // and it came back as a new session. The code was right; the test raced the clock.)
+        let timeout: Duration = .seconds(3600)
         let app = try await makeApp { $0.stateDirectory = directory.path; $0.maximumSessions = 5; $0.sessionIdleTimeout = timeout }
         let database = try SQLiteDatabase(path: directory.appendingPathComponent("diffable-web.sqlite").path)
 
@@ -33,7 +38,10 @@ struct StoreGrowthTests {
         // `middle` stands for "a timeout ago" in the last sweep: what was last seen before it is
         // idle for the timeout then, what was seen after it is not (a sweep's `now` ages every
         // session alike, so that the test need not wait a real timeout).
-        try await Task.sleep(for: .seconds(1))
+        // Time passing is what is under test: the store keeps when each session was last seen
+        // (wall-clock milliseconds), and `middle` must fall between the marks of the first sweep
+        // and the returning visit, with a margin for the clock's resolution.
+        try await Task.sleep(for: .milliseconds(200))
         let middle = ContinuousClock.now
         try await Task.sleep(for: .milliseconds(200))
         let back = await returning.send(.get, "/demos/numbers")

@@ -215,8 +215,7 @@ struct WebAppTests {
         let app = try await makeApp { $0.maximumSessions = 3 }
         let visitors = (0..<5).map { _ in Visitor(app) }
         for visitor in visitors {
-            await visitor.send(.get, "/")
-            try await Task.sleep(for: .milliseconds(2))
+            await visitor.send(.get, "/")  // each the newest: the order is the order of visits
         }
         #expect(app.sessionCount == 3)
         #expect(visitors[0].list("numbers") == nil && app.sessions.existing(SessionID(visitors[0].cookie!)!) == nil)

@@ -24,27 +24,109 @@ public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) asy
     }
 }
 
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+/// How long a test waits before it calls a wait a hang.
 ///
-/// The waits here default to 15 s (were 5): when the servers phase starts, ~50 suites start
-/// servers at once on two cores, and a fresh-clone CI run saw a first request wait over 5 s.
-public func eventually(timeout: Duration = .seconds(15), _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
+/// No test measures this: every wait is for something the code under test does (a job queued,
+/// a stream counted, a response read), and a busy machine makes it come later, never not at
+/// all. The bound is there only so that a real hang fails the run instead of holding it until
+/// CI's own limit; it is long enough that load alone never reaches it.
+public enum Patience {
+    public static let hang: Duration = .seconds(300)
+    /// ``hang`` in seconds, for the socket clients' `timeout:` parameters.
+    public static let hangSeconds: Double = 300
+}
+
+/// Waits until `condition` holds, looking again every few milliseconds; returns whether it
+/// held before ``Patience/hang`` (a hang guard, never what a test measures).
+///
+/// For a state the code under test does not signal (libmicrohttpd's own connection count, a
+/// thread the kernel lists): `event` names what the code does that makes it true, so that the
+/// poll says what it stands in for. Where the code signals, await that instead
+/// (``CountSignal``, `HTTPServer.waitForCounts`).
+public func eventually(_ event: String, _ condition: @Sendable () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + Patience.hang
     while ContinuousClock.now < deadline {
         if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
+        try? await Task.sleep(for: .milliseconds(10))  // a poll's pace, not a wait for time to pass
     }
     return condition()
 }
 
-/// ``eventually(timeout:_:)`` for a condition that awaits.
-public func eventually(timeout: Duration = .seconds(15), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
+/// ``eventually(_:_:)`` for a condition that awaits.
+public func eventually(_ event: String, _ condition: @Sendable () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + Patience.hang
     while ContinuousClock.now < deadline {
         if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
+        try? await Task.sleep(for: .milliseconds(10))  // a poll's pace, not a wait for time to pass
     }
     return await condition()
+}
+
+/// A count that code signals and tests await: `signal()` where the event happens (a stream
+/// opened, a job started), `await wait(for:)` where the test needs it to have happened.
+/// Waiting costs no thread and no clock; ``Patience/hang`` only guards against a hang.
+public final class CountSignal: Sendable {
+    private struct State {
+        var count = 0
+        var waiters: [(id: UInt64, predicate: @Sendable (Int) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
+        var nextID: UInt64 = 0
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public var count: Int { state.withLock { $0.count } }
+
+    /// Adds `delta` (one event, or minus one for an event undone: a stream closed).
+    public func signal(_ delta: Int = 1) {
+        let ready = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+            state.count += delta
+            let count = state.count
+            var ready: [CheckedContinuation<Bool, Never>] = []
+            state.waiters.removeAll { waiter in
+                guard waiter.predicate(count) else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            return ready
+        }
+        for continuation in ready { continuation.resume(returning: true) }
+    }
+
+    /// Waits until the count reaches `target` (at least); `false` only past the hang guard.
+    @discardableResult
+    public func wait(for target: Int) async -> Bool {
+        await wait { $0 >= target }
+    }
+
+    /// Waits until `predicate` holds for the count; `false` only past the hang guard.
+    public func wait(_ predicate: @escaping @Sendable (Int) -> Bool) async -> Bool {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        let guardTask = Task { [self] in
+            try? await Task.sleep(for: Patience.hang)  // the hang guard only
+            expire(id)
+        }
+        defer { guardTask.cancel() }
+        return await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if predicate(state.count) { return true }
+                state.waiters.append((id, predicate, continuation))
+                return false
+            }
+            if now { continuation.resume(returning: true) }
+        }
+    }
+
+    private func expire(_ id: UInt64) {
+        let expired = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: index).continuation
+        }
+        expired?.resume(returning: false)
+    }
 }
 
 public struct TestSocket: Sendable {
@@ -202,7 +284,7 @@ public struct ResponseReader: Sendable {
         }
     }
 
-    public mutating func readResponse(timeout: Double = 15, head: Bool = false) throws -> HTTPResponse {
+    public mutating func readResponse(timeout: Double = Patience.hangSeconds, head: Bool = false) throws -> HTTPResponse {
         let (status, headers) = try readHead(timeout: timeout)
         var response = HTTPResponse(status: status, headers: headers, body: [])
         if head || status == 304 || status == 204 { return response }
@@ -278,7 +360,7 @@ public struct EventReader: Sendable {
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
         try socket.send("GET \(path) HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\(extra)\r\n")
         var reader = ResponseReader(socket)
-        let (status, _) = try reader.readHead(timeout: 15)
+        let (status, _) = try reader.readHead(timeout: Patience.hangSeconds)
         return (EventReader(reader: reader), status)
     }
 
@@ -293,7 +375,7 @@ public struct EventReader: Sendable {
     }
 
     /// The next block (lines up to a blank line), comments included.
-    public mutating func nextBlock(timeout: Double = 15) throws -> [String] {
+    public mutating func nextBlock(timeout: Double = Patience.hangSeconds) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let block = Self.takeBlock(&text) { return block }
@@ -348,11 +430,11 @@ public func startServer(limits: Limits = Limits(), handler: @escaping HTTPServer
 }
 
 /// Sends `raw` on a new connection and reads one response.
-public func exchange(port: Int, _ raw: String, timeout: Double = 15, head: Bool = false, from source: String? = nil) async throws -> HTTPResponse {
+public func exchange(port: Int, _ raw: String, timeout: Double = Patience.hangSeconds, head: Bool = false, from source: String? = nil) async throws -> HTTPResponse {
     try await exchange(port: port, Array(raw.utf8), timeout: timeout, head: head, from: source)
 }
 
-public func exchange(port: Int, _ raw: [UInt8], timeout: Double = 15, head: Bool = false, from source: String? = nil) async throws -> HTTPResponse {
+public func exchange(port: Int, _ raw: [UInt8], timeout: Double = Patience.hangSeconds, head: Bool = false, from source: String? = nil) async throws -> HTTPResponse {
     try await offPool {
         let socket = try TestSocket.connect(port: port, from: source)
         defer { socket.close() }
@@ -362,7 +444,7 @@ public func exchange(port: Int, _ raw: [UInt8], timeout: Double = 15, head: Bool
     }
 }
 
-public func get(port: Int, _ target: String, headers: [String: String] = [:], timeout: Double = 15, from source: String? = nil) async throws -> HTTPResponse {
+public func get(port: Int, _ target: String, headers: [String: String] = [:], timeout: Double = Patience.hangSeconds, from source: String? = nil) async throws -> HTTPResponse {
     let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
     return try await exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\(extra)\r\n",
                               timeout: timeout, from: source)

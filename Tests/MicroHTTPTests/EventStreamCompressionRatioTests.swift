@@ -87,13 +87,13 @@ struct EventStreamCompressionRatioTests {
             var blocks: [[String]] = []
             var before = events.compressedBytes
             stream.send(event: "snapshot", id: "1", data: snapshot)
-            blocks.append(try events.nextBlock(timeout: 20))
+            blocks.append(try events.nextBlock())
             let firstWire = events.compressedBytes - before
             before = events.compressedBytes
             // One at a time, each decoded before the next is sent: every event is flushed whole.
             for (index, data) in sequence.enumerated() {
                 stream.send(event: "changeset", id: "\(index + 2)", data: data)
-                blocks.append(try events.nextBlock(timeout: 20))
+                blocks.append(try events.nextBlock())
             }
             return (firstWire, events.compressedBytes - before, blocks)
         }
@@ -191,7 +191,7 @@ struct EventStreamCompressionRatioTests {
             }
             active.append(stream.hasDeflateState)
             stream.close()
-            return (blocks, active, try events.readToEnd(timeout: 10))
+            return (blocks, active, try events.readToEnd())
         }
         let (blocks, active, clean) = result
         #expect(blocks == [[": connected"], ["event: a", "data: \(text)"], [": heartbeat"], [": heartbeat"], ["event: b", "data: \(text)"],

@@ -55,7 +55,7 @@ struct GzipEventReader {
         let accept = acceptEncoding.map { "Accept-Encoding: \($0)\r\n" } ?? ""
         try socket.send("GET /events HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\(accept)\r\n")
         var reader = ResponseReader(socket)
-        let (status, head) = try reader.readHead(timeout: 15)
+        let (status, head) = try reader.readHead(timeout: Patience.hangSeconds)
         guard status == 200 else { throw ClientError("status \(status)") }
         return GzipEventReader(reader: reader, headers: Dictionary(head.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { a, _ in a }),
                                inflater: try Inflater())
@@ -64,8 +64,8 @@ struct GzipEventReader {
     var isGzip: Bool { headers["content-encoding"] == "gzip" }
 
     /// The next SSE block, decoding only what has arrived (so a block that needs more bytes
-    /// than were flushed times out).
-    mutating func nextBlock(timeout: Double = 5) throws -> [String] {
+    /// than were flushed never comes: the hang guard fails it).
+    mutating func nextBlock(timeout: Double = Patience.hangSeconds) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let block = EventReader.takeBlock(&text) { return block }
@@ -78,7 +78,7 @@ struct GzipEventReader {
     }
 
     /// Reads until the last chunk; returns whether the gzip member and the body ended cleanly.
-    mutating func readToEnd(timeout: Double) throws -> Bool {
+    mutating func readToEnd(timeout: Double = Patience.hangSeconds) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !chunkedEnded && !reader.closed && Date() < deadline {
             if try !decodeChunks() { try reader.fill(timeout: max(0.01, deadline.timeIntervalSinceNow)) }
@@ -127,7 +127,7 @@ struct EventStreamCompressionTests {
             defer { events.reader.socket.close() }
             var blocks = [try events.nextBlock()]
             // One event at a time: the next is sent only once the previous one was decoded, so
-            // a stream that held bytes back in the compressor would time out here.
+            // a stream that held bytes back in the compressor would hang here (the hang guard).
             var before = events.compressedBytes
             hub.broadcast(event: "changeset", id: "1", data: small)
             blocks.append(try events.nextBlock())
@@ -166,11 +166,12 @@ struct EventStreamCompressionTests {
             var events = try GzipEventReader.open(port: port, acceptEncoding: "gzip")
             defer { events.reader.socket.close() }
             let blocks = [try events.nextBlock(), try events.nextBlock()]
-            return (blocks, try events.readToEnd(timeout: 15))
+            return (blocks, try events.readToEnd())
         }
         #expect(blocks == [[": connected"], ["event: bye", "data: last"]])
         #expect(clean)
-        #expect(await eventually { hub.closeReasons == [.closedByServer] })
+        #expect(await hub.closed.wait(for: 1))
+        #expect(hub.closeReasons == [.closedByServer])
     }
 
     @Test("plain when the client does not accept gzip, when compression is off, or when the handler chose an encoding")
@@ -198,7 +199,7 @@ struct EventStreamCompressionTests {
             defer { socket.close() }
             try socket.send("GET /identity HTTP/1.1\r\nHost: test\r\nAccept-Encoding: gzip\r\n\r\n")
             var reader = ResponseReader(socket)
-            let head = try reader.readHead(timeout: 15).1
+            let head = try reader.readHead(timeout: Patience.hangSeconds).1
             results.append((head.first { $0.0.lowercased() == "content-encoding" }?.1, []))
             return results
         }

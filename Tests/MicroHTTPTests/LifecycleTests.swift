@@ -1,5 +1,5 @@
 import Foundation
-import MicroHTTP
+@testable import MicroHTTP
 import Synchronization
 import Testing
 import HTTPTestSupport
@@ -26,13 +26,15 @@ struct LifecycleTests {
     @Test("stop ends every open stream, answers in-flight requests, and is idempotent")
     func stopWithOpenStreams() async throws {
         let hub = StreamHub()
-        let entered = Atomic<Int>(0)
+        // The slow handler: it waits at the gate until the test is done with the stop.
+        let slow = Gate()
+        let hangGuard = slow.openingPastHang()
+        defer { hangGuard.cancel() }
         let server = try startServer { request in
             switch request.path {
             case "/events": return .eventStream { hub.add($0) }
             default:
-                entered.add(1, ordering: .relaxed)
-                try? await Task.sleep(for: .seconds(5))
+                await slow.wait()
                 return .text("late")
             }
         }
@@ -45,13 +47,14 @@ struct LifecycleTests {
             }
         }
         defer { readers.forEach { $0.socket.close() } }
-        async let inFlight = exchange(port: port, "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n", timeout: 3)
-        #expect(await eventually { hub.count == 3 && entered.load(ordering: .relaxed) == 1 })
+        async let inFlight = exchange(port: port, "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(await hub.opened.wait(for: 3))
+        #expect(await slow.arrivals.wait(for: 1))
 
-        let start = ContinuousClock.now
         await server.stop()
-        // Not waiting for the slow handler or the streams' clients (a bound, not a benchmark).
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Not waiting for the slow handler (still at its gate) or the streams' clients (which
+        // read nothing).
+        #expect(slow.isWaiting, "the stop returned while the handler was still running")
         #expect(!server.isRunning)
         #expect(server.openEventStreamCount == 0)
         #expect(hub.closeReasons == [.serverStopped, .serverStopped, .serverStopped])
@@ -60,7 +63,7 @@ struct LifecycleTests {
         #expect(answer.status == 503)
         let ended = try await offPool { () -> Bool in
             var readers = readers
-            for i in readers.indices { _ = try? readers[i].readToEnd(timeout: 2) }
+            for i in readers.indices { _ = try? readers[i].readToEnd(timeout: Patience.hangSeconds) }
             return readers.allSatisfy { $0.reader.closed }
         }
         #expect(ended)
@@ -83,13 +86,15 @@ struct GracefulStopTests {
     @Test("streams end with the chunked terminator, in-flight requests finish, new ones get 503")
     func graceful() async throws {
         let hub = StreamHub()
-        let entered = Atomic<Int>(0)
+        // The in-flight request: its handler finishes once the test opens the gate, during the stop.
+        let slow = Gate()
+        let hangGuard = slow.openingPastHang()
+        defer { hangGuard.cancel() }
         let server = try startServer { request in
             switch request.path {
             case "/events": return .eventStream { hub.add($0) }
             case "/slow":
-                entered.add(1, ordering: .relaxed)
-                try? await Task.sleep(for: .milliseconds(500))
+                await slow.wait()
                 return .text("finished")
             default: return .text("hello")
             }
@@ -103,14 +108,18 @@ struct GracefulStopTests {
             }
         }
         defer { readers.forEach { $0.socket.close() } }
-        async let inFlight = exchange(port: port, "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n", timeout: 10)
-        #expect(await eventually { hub.count == 3 && entered.load(ordering: .relaxed) == 1 })
+        async let inFlight = exchange(port: port, "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(await hub.opened.wait(for: 3))
+        #expect(await slow.arrivals.wait(for: 1))
         hub.broadcast(id: "9", data: "last words")
 
-        async let report = server.shutdown(gracePeriod: .seconds(10))
-        #expect(await eventually { !server.isRunning || server.openEventStreamCount == 0 })
+        // The grace period is the hang guard: the request finishes when the gate opens.
+        async let report = server.shutdown(gracePeriod: Patience.hang)
+        #expect(await server.countsReach { $0.eventStreams == 0 })
+        // Still running: the slow handler holds the stop until the gate opens.
         let late = try? await get(port: port, "/hello")
         #expect(late?.status == 503, "a new request during the stop is refused with a 503")
+        slow.open()
 
         let answer = try await inFlight
         #expect(answer.status == 200 && answer.text == "finished")
@@ -118,8 +127,8 @@ struct GracefulStopTests {
         let ended = try await offPool { () -> [Bool] in
             var readers = readers
             return try readers.indices.map { i in
-                let block = try readers[i].nextBlock(timeout: 5)
-                return try block == ["id: 9", "data: last words"] && readers[i].readToEnd(timeout: 5)
+                let block = try readers[i].nextBlock()
+                return try block == ["id: 9", "data: last words"] && readers[i].readToEnd(timeout: Patience.hangSeconds)
             }
         }
         #expect(ended == [true, true, true], "each stream got its queued event, then a clean end")
@@ -133,20 +142,21 @@ struct GracefulStopTests {
 
     @Test("a request slower than the grace period is cut with a 503, and the stop does not wait for it")
     func gracePeriodEnds() async throws {
-        let entered = Atomic<Int>(0)
+        // The handler is slower than any grace period: it waits at the gate until the test is done.
+        let slow = Gate()
+        let hangGuard = slow.openingPastHang()
+        defer { hangGuard.cancel() }
         let server = try startServer { _ in
-            entered.add(1, ordering: .relaxed)
-            try? await Task.sleep(for: .seconds(30))
+            await slow.wait()
             return .text("too late")
         }
         let port = server.port
-        async let inFlight = exchange(port: port, "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n", timeout: 20)
+        async let inFlight = exchange(port: port, "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
         // In flight once its handler runs (a fixed sleep was too short on a loaded machine).
-        #expect(await eventually { entered.load(ordering: .relaxed) == 1 })
-        let start = ContinuousClock.now
+        #expect(await slow.arrivals.wait(for: 1))
+        // The grace period is what is under test: it must pass, and the stop must end after it.
         let report = await server.shutdown(gracePeriod: .milliseconds(500))
-        // A bound, not a benchmark: far below the handler's 30 s.
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(slow.isWaiting, "the stop returned while the handler was still running")
         #expect(report.requestsCut == 1 && report.requestsFinished == 0)
         // Cut after the grace period: answered 503, which goes out before the sockets close.
         let answer = try await inFlight

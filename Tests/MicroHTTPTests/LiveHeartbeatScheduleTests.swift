@@ -16,7 +16,7 @@ struct LiveHeartbeatScheduleTests {
             let (reader, status) = try await offPool { [port = server.port] in try EventReader.open(port: port) }
             readers.append(reader)
             #expect(status == 200)
-            #expect(await eventually(timeout: .seconds(20)) { hub.count == opened })
+            #expect(await hub.opened.wait(for: opened))
         }
         return (server, hub, readers)
     }
@@ -45,22 +45,26 @@ struct LiveHeartbeatScheduleTests {
     func closedStreamsLeave() async throws {
         let (server, hub, readers) = try await openStreams(2)
         defer { server.stop() }
+        let streams = hub.all
         let schedule = HeartbeatSchedule(interval: .seconds(2), slots: 1)
-        for stream in hub.all { schedule.add(stream) }
+        for stream in streams { schedule.add(stream) }
         #expect(schedule.tick().count == 2)
         let block = try await offPool { [reader = readers[1]] () -> [String] in
             var reader = reader
             while true {
-                let block = try reader.nextBlock(timeout: 20)
+                let block = try reader.nextBlock()
                 if block != [": connected"] { return block }
             }
         }
         #expect(block == [": heartbeat"])
         readers[0].socket.close()
-        #expect(await eventually(timeout: .seconds(20)) { schedule.count == 1 }, "the hung-up stream left its slot")
+        // `closed()` returns after every close handler has run, the schedule's among them.
+        #expect(await streams[0].closed() == .clientDisconnected)
+        #expect(schedule.count == 1, "the hung-up stream left its slot")
         #expect(schedule.tick().map(\.id) == hub.all.map(\.id))
         readers[1].socket.close()
-        #expect(await eventually(timeout: .seconds(20)) { schedule.count == 0 })
+        #expect(await streams[1].closed() == .clientDisconnected)
+        #expect(schedule.count == 0)
     }
 
     @Test("a stream that has already ended is not kept")

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTestSupport
-import MicroHTTP
+@testable import MicroHTTP
 import Synchronization
 import Testing
 
@@ -10,9 +10,15 @@ import Testing
 struct LiveResponsePromiseTests {
     /// Promises handed out by the handler, for the test to fulfil.
     final class Promises: Sendable {
-        let given = Mutex<[ResponsePromise]>([])
+        private let given = Mutex<[ResponsePromise]>([])
+        /// Promises handed out so far: `await promises.handedOut.wait(for: n)`.
+        let handedOut = CountSignal()
+        func add(_ promise: ResponsePromise) {
+            given.withLock { $0.append(promise) }
+            handedOut.signal()
+        }
         func take() -> ResponsePromise? { given.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
-        var count: Int { given.withLock { $0.count } }
+        var first: ResponsePromise? { given.withLock { $0.first } }
     }
 
     func server(_ promises: Promises) throws -> HTTPServer {
@@ -20,12 +26,12 @@ struct LiveResponsePromiseTests {
             switch request.path {
             case "/later":
                 let promise = ResponsePromise()
-                promises.given.withLock { $0.append(promise) }
+                promises.add(promise)
                 // Headers of the promised response are its own: this placeholder's go nowhere.
                 return Response(status: .accepted, headers: ["X-Placeholder": "1"], body: .promised(promise))
             case "/mapped":
                 let promise = ResponsePromise()
-                promises.given.withLock { $0.append(promise) }
+                promises.add(promise)
                 return Response.promised(promise).mapSettled { $0.settingCookie(SetCookie(name: "seen", value: "1")) }
             default:
                 return .text("hello")
@@ -38,16 +44,19 @@ struct LiveResponsePromiseTests {
         let promises = Promises()
         let server = try server(promises)
         defer { server.stop() }
-        async let answer = get(port: server.port, "/later", timeout: 20)
-        #expect(await eventually(timeout: .seconds(10)) { promises.count == 1 })
-        try await Task.sleep(for: .milliseconds(100))
+        async let answer = get(port: server.port, "/later")
+        #expect(await promises.handedOut.wait(for: 1))
+        let promise = try #require(promises.first)
+        // Given once the server waits for it, so that the response goes out from the giving
+        // thread. The server takes the promise right after the handler returns, with no signal.
+        #expect(await eventually("the server takes the promise the handler returned") { promise.isAwaited })
         Thread.detachNewThread { promises.take()?.fulfil(.text("given", status: .created)) }
         let response = try await answer
         #expect(response.status == 201)
         #expect(response.text == "given")
         #expect(response.header("X-Placeholder") == nil)
         #expect(try await get(port: server.port, "/hello").status == 200)
-        #expect(await eventually { server.openConnectionCount == 0 })
+        #expect(await server.countsReach { $0.connections == 0 })
     }
 
     @Test("a mapped promise sends the transform of what is given")
@@ -55,8 +64,8 @@ struct LiveResponsePromiseTests {
         let promises = Promises()
         let server = try server(promises)
         defer { server.stop() }
-        async let answer = get(port: server.port, "/mapped", timeout: 20)
-        #expect(await eventually(timeout: .seconds(10)) { promises.count == 1 })
+        async let answer = get(port: server.port, "/mapped")
+        #expect(await promises.handedOut.wait(for: 1))
         promises.take()?.fulfil(.text("mapped"))
         let response = try await answer
         #expect(response.text == "mapped")
@@ -67,9 +76,13 @@ struct LiveResponsePromiseTests {
     func stopWaits() async throws {
         let promises = Promises()
         let server = try server(promises)
-        async let answer = exchange(port: server.port, "GET /later HTTP/1.1\r\nHost: t\r\n\r\n", timeout: 20)
-        #expect(await eventually(timeout: .seconds(10)) { promises.count == 1 })
-        async let report = server.shutdown(gracePeriod: .seconds(15))
+        async let answer = exchange(port: server.port, "GET /later HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(await promises.handedOut.wait(for: 1))
+        // The grace period is the hang guard: the stop may end only once the response is given.
+        async let report = server.shutdown(gracePeriod: Patience.hang)
+        // A stop that forgot the promise would stop the server at once. That it does not is an
+        // absence, which no event shows: this sleep is the time such a stop is given. A busy
+        // machine can only hide that fault, never fail a stop that waits.
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.isRunning, "still waiting for the promised response")
         promises.take()?.fulfil(.text("late but sent"))

@@ -19,33 +19,44 @@ struct LiveStreamHeldBytesTests {
             return reader
         }
         defer { reader.socket.close() }
-        #expect(await eventually { hub.count == 1 && server.unsentEventStreamBytes == 0 })
+        #expect(await hub.opened.wait(for: 1))
+        // The client has the preamble, which the stream took from its buffer before sending it.
+        #expect(server.unsentEventStreamBytes == 0)
         let stream = try #require(hub.all.first)
         // 8 MiB in one event: more than loopback's socket buffers take while the client waits.
         stream.send(data: String(repeating: "h", count: 8 << 20))
-        // Once the kernel has taken what it takes, the counts hold still.
-        var last = -1
-        for _ in 0..<50 where stream.unsentByteCount != last {
-            last = stream.unsentByteCount
-            try await Task.sleep(for: .milliseconds(200))
+        // The counts, read together: the kernel may still be taking bytes (each count only
+        // falls while the client does not read), so they are read again until two readings
+        // agree, which brackets a moment when all three held at once.
+        func reading() -> (unsent: Int, held: Int, budget: Int) {
+            (stream.unsentByteCount, stream.heldByteCount, server.unsentEventStreamBytes)
         }
-        let (unsent, held) = (stream.unsentByteCount, stream.heldByteCount)
+        var counts = reading()
+        while true {
+            let again = reading()
+            if again == counts { break }
+            counts = again
+        }
+        let (unsent, held, budget) = counts
         #expect(unsent > 1 << 20, "the client has not read: most of the event waits")
         #expect(held >= unsent && held <= unsent + 512 * 1024, "held \(held) for \(unsent) unsent: chunks, not a doubled array")
-        #expect(server.unsentEventStreamBytes == held, "the budget counts what the stream holds")
-        // The client reads it all: every chunk is freed as it goes out.
+        #expect(budget == held, "the budget counts what the stream holds")
+        // The client reads it all, to the end of the event's last chunk ("\n\n\r\n"): every
+        // chunk is freed as it goes out.
         let received = try await offPool { () -> Int in
             var reader = reader
             var bytes = 0
-            let end = Date().addingTimeInterval(30)
-            while bytes < 8 << 20 && Date() < end && !reader.reader.closed {
-                try? reader.reader.fill(timeout: 0.2)
+            var tail: [UInt8] = []
+            while tail != Array("\n\n\r\n".utf8) && !reader.reader.closed {
+                try reader.reader.fill(timeout: Patience.hangSeconds)
                 bytes += reader.reader.buffer.count
+                tail = Array((tail + reader.reader.buffer.suffix(4)).suffix(4))
                 reader.reader.buffer.removeAll(keepingCapacity: true)
             }
             return bytes
         }
         #expect(received >= 8 << 20)
-        #expect(await eventually { stream.heldByteCount == 0 && server.unsentEventStreamBytes == 0 }, "an idle stream holds nothing")
+        // The last chunk was taken from the buffer (and the budget) before it was sent.
+        #expect(stream.heldByteCount == 0 && server.unsentEventStreamBytes == 0, "an idle stream holds nothing")
     }
 }

@@ -23,18 +23,18 @@ struct LiveStreamResponseBlockTests {
         let socket = try TestSocket.connect(port: port)
         defer { socket.close() }
         try socket.send("GET /events HTTP/1.0\r\nHost: test\r\nAccept: text/event-stream\r\n\r\n")
-        #expect(await eventually(timeout: .seconds(20)) { hub.count == 1 })
+        #expect(await hub.opened.wait(for: 1))
         let stream = try #require(hub.all.first)
         let data = (0..<4_000).map { String(format: "%09d", $0) }.joined(separator: ",")
         #expect(stream.send(event: "big", id: "1", data: data))
         stream.close()
         let body = try await offPool { () -> String in
             var reader = ResponseReader(socket)
-            let (status, headers) = try reader.readHead(timeout: 20)
+            let (status, headers) = try reader.readHead(timeout: Patience.hangSeconds)
             guard status == 200, !headers.contains(where: { $0.0.lowercased() == "transfer-encoding" }) else {
                 throw ClientError("status \(status), headers \(headers)")
             }
-            try reader.waitForClose(timeout: 20)
+            try reader.waitForClose(timeout: Patience.hangSeconds)
             return String(decoding: reader.buffer, as: UTF8.self)
         }
         #expect(body == ": connected\n\nevent: big\nid: 1\ndata: \(data)\n\n")

@@ -1,5 +1,5 @@
 import Foundation
-import MicroHTTP
+@testable import MicroHTTP
 import Synchronization
 import Testing
 import HTTPTestSupport
@@ -26,24 +26,23 @@ struct StreamBudgetTests {
             }
         }
         defer { silent.forEach { $0.close() } }
-        #expect(await eventually { hub.count == 3 })
+        #expect(await hub.opened.wait(for: 3))
         let slow = hub.all
-        let stop = Atomic<Bool>(false)
+        // Reads until the server ends its stream (the test closes it when done).
         let reading = Task.detached {
             try await offPool { () -> Int in
                 var (reader, _) = try EventReader.open(port: port)
                 defer { reader.socket.close() }
                 var bytes = 0
-                let end = Date().addingTimeInterval(60)
-                while !stop.load(ordering: .relaxed) && Date() < end && !reader.reader.closed {
-                    try? reader.reader.fill(timeout: 0.1)
+                while !reader.reader.closed {
+                    try reader.reader.fill(timeout: Patience.hangSeconds)
                     bytes += reader.reader.buffer.count
                     reader.reader.buffer.removeAll(keepingCapacity: true)
                 }
                 return bytes
             }
         }
-        #expect(await eventually { hub.count == 4 })
+        #expect(await hub.opened.wait(for: 4))
         let reader = try #require(hub.all.first { !slow.contains($0) })
 
         // Backlogs grow at 3:2:1 on the silent streams (loopback socket buffers take a few MiB
@@ -57,7 +56,7 @@ struct StreamBudgetTests {
                     peak = max(peak, server.unsentEventStreamBytes)
                 }
             }
-            if round % 16 == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            if round % 16 == 0 { await Task.yield() }
         }
         #expect(!slow[0].isOpen, "the budget was reached")
         #expect(await slow[0].closed() == .bufferBudgetExceeded)
@@ -65,7 +64,7 @@ struct StreamBudgetTests {
         #expect(reader.isOpen, "a client that reads is not cut")
         // One sender: the total exceeds the budget by at most the event that crossed it.
         #expect(peak <= budget + 16 * 1024 + 64, "peak \(peak)")
-        stop.store(true, ordering: .relaxed)
+        reader.close()
         #expect(try await reading.value > 0)
     }
 
@@ -82,19 +81,25 @@ struct StreamBudgetTests {
                 return reader
             }
         }
-        #expect(await eventually { hub.count == 3 && server.unsentEventStreamBytes == 0 })
+        #expect(await hub.opened.wait(for: 3))
+        // The clients have the preambles, which the streams took from their buffers before sending.
+        #expect(server.unsentEventStreamBytes == 0)
         hub.broadcast(data: String(repeating: "x", count: 100_000))
         // Read everything on two, hang up the third while its bytes may be unsent.
         let drained = try await offPool { () -> Bool in
             var readers = readers
-            let ok = try (0..<2).allSatisfy { i in try readers[i].nextBlock(timeout: 10).count == 1 }
+            let ok = try (0..<2).allSatisfy { i in try readers[i].nextBlock().count == 1 }
             readers[2].socket.reset()
             return ok
         }
         #expect(drained)
-        #expect(await eventually { server.unsentEventStreamBytes == 0 })
+        // Two streams sent everything (their clients have it all); the third drops what it held
+        // when its hang-up ends it.
+        #expect(await hub.closed.wait(for: 1))
+        #expect(server.unsentEventStreamBytes == 0)
         hub.all.forEach { $0.close() }
         readers.forEach { $0.socket.close() }
-        #expect(await eventually { server.openEventStreamCount == 0 && server.unsentEventStreamBytes == 0 })
+        #expect(await server.countsReach { $0.eventStreams == 0 })
+        #expect(server.unsentEventStreamBytes == 0)
     }
 }

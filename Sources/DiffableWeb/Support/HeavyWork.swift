@@ -45,11 +45,15 @@ final class HeavyWork: Sendable {
 
     let limits: Limits
     private let state = Mutex(State())
+    /// Called once a job is queued (not when it is refused), outside the queue's lock: what a
+    /// test awaits instead of polling ``waitingCount``.
+    private let didQueue: (@Sendable () -> Void)?
 
-    init(limits: Limits = Limits()) {
+    init(limits: Limits = Limits(), didQueue: (@Sendable () -> Void)? = nil) {
         var limits = limits
         limits.threads = max(1, limits.threads)
         self.limits = limits
+        self.didQueue = didQueue
     }
 
     private struct Job: Sendable {
@@ -75,6 +79,9 @@ final class HeavyWork: Sendable {
 
     /// Jobs waiting for their turn, all sessions together.
     var waitingCount: Int { state.withLock { $0.waitingCount } }
+
+    /// Jobs running now (one at most per session).
+    var runningCount: Int { state.withLock { $0.running.count } }
 
     static let abandoned = HTTPError(.serviceUnavailable, code: "request_abandoned", message: "The client left before the work started")
 
@@ -102,6 +109,7 @@ final class HeavyWork: Sendable {
                     return
                 }
                 if startThread { startWorker() }
+                didQueue?()
                 // A cancellation that came before the job was queued found nothing to drop.
                 if Task.isCancelled { drop(id, owner: owner) }
             }

@@ -2,7 +2,7 @@ import HTTPTestSupport
 
 /// What a client sees when it connects and sends `GET path`: `"closed"` (the connection closed
 /// with no response, as a per-address refusal does), `"answered <status>"`, or the error.
-func connectionOutcome(port: Int, path: String, timeout: Double) async throws -> String {
+func connectionOutcome(port: Int, path: String, timeout: Double = Patience.hangSeconds) async throws -> String {
     try await offPool { () -> String in
         let socket = try TestSocket.connect(port: port)
         defer { socket.close() }

@@ -13,9 +13,13 @@ public final class PhotosDemo: Demo {
     /// Loads start when a photo is this close to the end of the list in some window.
     static let prefetchDistance = 10
 
-    /// - Parameter imageLatency: the simulated load time of an image, in milliseconds (each load
-    ///   draws from the range); `0...0` loads at once (tests).
-    public static func descriptor(library: PhotoLibrary, imageLatency: ClosedRange<Int> = 50...400) -> DemoDescriptor {
+    /// - Parameters:
+    ///   - imageLatency: the simulated load time of an image, in milliseconds (each load draws
+    ///     from the range); `0...0` loads at once (tests).
+    ///   - imageGate: when set, each load waits for it instead of `imageLatency` (tests: loads
+    ///     that finish when the test says, not after a time).
+    public static func descriptor(library: PhotoLibrary, imageLatency: ClosedRange<Int> = 50...400,
+                                  imageGate: (@Sendable (_ item: String) async -> Void)? = nil) -> DemoDescriptor {
         DemoDescriptor(
             name: "photos", title: "Photos",
             summary: "The seed’s compositional layouts, switched live; pages load as you scroll; images arrive after their placeholders.",
@@ -32,7 +36,7 @@ public final class PhotosDemo: Demo {
             assets: library.directory.map { .directory($0, names: Set(library.photos.compactMap(\.asset))) } ?? .generated { name in
                 library.svg(for: name).map { DemoAsset(contentType: "image/svg+xml", bytes: $0) }
             },
-            make: { PhotosDemo(library: library, imageLatency: imageLatency) })
+            make: { PhotosDemo(library: library, imageLatency: imageLatency, imageGate: imageGate) })
     }
 
     private struct State {
@@ -53,12 +57,14 @@ public final class PhotosDemo: Demo {
 
     let library: PhotoLibrary
     let imageLatency: ClosedRange<Int>
+    let imageGate: (@Sendable (_ item: String) async -> Void)?
     private let state = Mutex(State())
     private let list = Mutex<ListHandle?>(nil)
 
-    init(library: PhotoLibrary, imageLatency: ClosedRange<Int>) {
+    init(library: PhotoLibrary, imageLatency: ClosedRange<Int>, imageGate: (@Sendable (_ item: String) async -> Void)? = nil) {
         self.library = library
         self.imageLatency = imageLatency
+        self.imageGate = imageGate
     }
 
     public func initialSnapshot() -> Snapshot<String, String> {
@@ -197,9 +203,13 @@ public final class PhotosDemo: Demo {
             Task { await list.write { self.loadData(on: $0) } }
         }
         for item in toLoad {
-            let delay = Int.random(in: imageLatency)
+            let (delay, gate) = (Int.random(in: imageLatency), imageGate)
             Task {
-                if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+                if let gate {
+                    await gate(item)
+                } else if delay > 0 {
+                    try? await Task.sleep(for: .milliseconds(delay))
+                }
                 self.imageDidLoad(item, list: list)
             }
         }
