@@ -12,6 +12,10 @@ struct Followers: Sendable {
         var signature = 0
         /// The newest version the client has; older events are not sent to it.
         var version: Int
+        /// The content size its client was last sent (every `snapshot`, `changeset` and
+        /// `window` event states it): a change of it alone is worth a `window` event, so that
+        /// the client's scrollbar is always exact.
+        var contentSize: WireSize? = nil
     }
 
     typealias Key = ObjectIdentifier

@@ -5,8 +5,10 @@ import DiffableDataSources
 extension ListLayout {
     /// Whether a cell sizes itself: an item whose height is estimated (UIKit's self-sizing
     /// cells; the browser lets it take its content's height and reports it). Headers and footers
-    /// keep their estimates (one line of a section's title; the solver would take their
-    /// measurements too).
+    /// keep the heights their layout gives them, estimated or not (a list's header is one line
+    /// of a section's title, `.estimated` as in UIKit): the solver would take a measured size of
+    /// one, so `POST …/measure` refuses them (``namesSupplementary(_:in:)``), and the layout
+    /// route's frames are the streams'.
     /// - Complexity: O(1)
     func fits(_ kind: CellKind, at path: ItemPath) -> Bool {
         kind == .item && result.selfSizingAxes(ofItemAt: path).contains(.height)
@@ -28,6 +30,19 @@ extension ListLayout {
         result.applyMeasuredSizes(items, supplementaries: supplementaries)
         measuredGeneration = table.generation
         measuredSignature = table.signature
+    }
+
+    /// Whether `id` names a header, footer or decoration of a section `snapshot` has rather than
+    /// an item: a cell that never sizes itself (see ``fits(_:at:)``).
+    /// - Complexity: O(1) (an index lookup or two).
+    static func namesSupplementary(_ id: String, in snapshot: Snapshot<String, String>) -> Bool {
+        guard !snapshot.contains(item: id) else { return false }
+        if id.hasPrefix(decorationPrefix) {
+            let rest = id.dropFirst(decorationPrefix.count)
+            guard let colon = rest.firstIndex(of: ":") else { return false }
+            return snapshot.indexOfSection(String(rest[rest.index(after: colon)...])) != nil
+        }
+        return supplementaryPath(id, in: snapshot) != nil
     }
 
     /// A header's or footer's path from its cell id (`header:<section>`), or `nil`.

@@ -50,8 +50,9 @@ extension LiveList {
             guard let lastEventID, let id = epoch.parse(lastEventID) else { return (window, nil, state.windowSequence) }
             return (window, missedEvents(after: id, version: version, state: state), state.windowSequence)
         }
-        var follower = Follower(stream: stream, id: RandomHex.digits(16), window: window, version: version)
         let layout = layout(version: version, snapshot: snapshot, container: window.container)
+        var follower = Follower(stream: stream, id: RandomHex.digits(16), window: window, version: version,
+                                contentSize: WireSize(layout.contentSize))
         var sends: [Send] = []
         var sequence = windowSequence
         if let missed {
@@ -138,16 +139,20 @@ extension LiveList {
     }
 
     /// In the writer: lays out `follower`'s window again and sends it a `window` event when
-    /// anything it holds changed (or `always`); `measured` marks one that follows measurements
-    /// (the client keeps what the person looks at in place: docs/protocol.md).
+    /// anything it holds changed, or the content size it was last sent did (or `always`);
+    /// `measured` marks one that follows measurements (the client keeps what the person looks
+    /// at in place: docs/protocol.md).
     func sendWindow(to follower: Follower, version: Int, snapshot: Snapshot<String, String>, always: Bool, measured: Bool) {
         var follower = follower
         let window = follower.window
         let layout = layout(version: version, snapshot: snapshot, container: window.container)
         let update = WindowUpdate(layout: layout, rect: window.rect, held: follower.held) { wireCell($0, in: snapshot).html }
+        let contentSize = WireSize(layout.contentSize)
+        let changed = always || !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty
+            || contentSize != follower.contentSize
         follower.held = update.held
         follower.signature = WindowUpdate.signature(of: update.held)
-        let changed = always || !update.cells.isEmpty || !update.left.isEmpty || !update.dropped.isEmpty
+        follower.contentSize = contentSize
         let sequence = state.withLock { state -> Int? in
             guard state.followers.update(follower) else { return nil }  // closed meanwhile
             guard changed else { return nil }

@@ -24,6 +24,9 @@ struct Publication: Sendable {
     /// The windows to report to a demo that observes them.
     var windows: [(stream: String, held: [String: WireFrame])] = []
     var snapshot: Snapshot<String, String>?
+    /// The items the applies deleted, when the list keeps measured sizes (their sizes are
+    /// dropped once the write is taken: ``LiveList/forgetMeasurements(of:in:)``).
+    var deletedItems: [String] = []
 }
 
 // Publishing: a write's updates become the logged event, the change to save, and each
@@ -41,6 +44,11 @@ extension LiveList {
         let (followers, supplementaryHTML) = state.withLock { ($0.followers, $0.supplementaryHTML) }
         publication.followers = followers
         publication.supplementaryHTML = supplementaryHTML
+        if !measurements.withLock({ $0.isEmpty }) {
+            for update in [replicated, own].joined() {
+                publication.deletedItems.append(contentsOf: update.changeset.itemDeletions.lazy.map(\.id))
+            }
+        }
         for update in replicated { publish(update, replica: true, into: &publication) }
         for update in own { publish(update, replica: false, into: &publication) }
         return publication
@@ -61,6 +69,7 @@ extension LiveList {
         }
         memory.setLog(logged)
         memory.setCaches(0)
+        forgetMeasurements(of: publication.deletedItems, in: snapshot)
         outbox.fill(ticket, with: publication.sends)
         reportWindows(publication.windows, snapshot: snapshot)
     }
@@ -84,6 +93,7 @@ extension LiveList {
                 follower.held = Dictionary(uniqueKeysWithValues: cells.map { ($0.id, WireFrame($0.frame)) })
                 follower.signature = WindowUpdate.signature(of: follower.held)
                 follower.version = update.version
+                follower.contentSize = WireSize(layout.contentSize)
                 publication.followers.replace(at: index, with: follower)
                 let json = snapshotEventJSON(version: update.version, streamID: follower.id, snapshot: snapshot, layout: layout,
                                              cells: cells.map { wireCell($0, in: snapshot) })
@@ -165,6 +175,7 @@ extension LiveList {
             follower.held = result.held
             follower.signature = result.signature
             follower.version = update.version
+            follower.contentSize = WireSize(layout.contentSize)
             publication.followers.replace(at: index, with: follower)
             publication.sends.append((follower.stream, "changeset", epoch.wire(eventID), EventData(head: head, shared: [ids, result.tail])))
             if demo.observesWindows { publication.windows.append((follower.id, result.held)) }
