@@ -75,17 +75,20 @@ struct LiveURLStreamTests {
         let count = items(live, cookie).count
         #expect(URLStreamDemo.batchSizes.contains(count) && Set(items(live, cookie)).isSubset(of: Set(Self.urls)))
         #expect(try await live.postJSON("/demos/urls/actions/pause", "{}", cookie: cookie).status == 200)
-        try await Task.sleep(for: .milliseconds(100))  // a batch in flight lands
+        // A batch's write that waited behind the pause finds it paused and changes nothing (the
+        // writer runs them in turn): from the pause's answer on, the version holds still.
         let paused = list.version
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))  // no batch, as above: the time one would take
         #expect(list.version == paused, "paused: no batch")
         #expect(try await live.postJSON("/demos/urls/actions/resume", "{}", cookie: cookie).status == 200)
         #expect(await eventually("the resumed publisher's next batch is applied") { list.version > paused }, "resumed: batches again")
         stream.socket.close()
         #expect(await eventually("the server sees the hang-up and the list stops counting the stream") { list.openStreamCount == 0 })
+        // The list stops counting the stream just before the demo hears of it: a batch may land
+        // in between (the time below lets it), none after.
         try await Task.sleep(for: .milliseconds(100))
         let closed = list.version
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))  // no batch: the time one would take
         #expect(list.version == closed, "no stream: no batch")
     }
 }
