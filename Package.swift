@@ -119,7 +119,7 @@ let package = Package(
             dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")],
             path: "Tests/HTTPTestSupport"
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "CZlib", "HTTPTestSupport", "SeededRandom"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "CMicroHTTPD", "CZlib", "HTTPTestSupport", "SeededRandom"]),
         .testTarget(name: "DiffableWebCommandsTests", dependencies: [
             "DiffableWebCommands", "DiffableWeb", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
 
@@ -272,9 +273,17 @@ static inline int cmhd_self_connected_socket(void) {
 /// socket connected to itself (`cmhd_self_connected_socket`; a Unix socket would fail
 /// libmicrohttpd's TCP_NODELAY/TCP_CORK and be logged three times). Returns -1 (nothing
 /// changed) on failure. Call only while `fd` is out of every epoll set that holds it by number.
+///
+/// The socket keeps whatever TCP options libmicrohttpd left on it, which may be Nagle's
+/// algorithm on (or a cork): each event is written as it is ready, and under Nagle a write that
+/// follows one not yet acknowledged waits for the client's delayed ACK (40 ms on Linux). So the
+/// stream's socket is set `TCP_NODELAY`, uncorked (a socket that is not TCP ignores both).
 static inline int cmhd_take_socket(int fd) {
     int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (own < 0) return -1;
+    int on = 1, off = 0;
+    (void)setsockopt(own, IPPROTO_TCP, TCP_CORK, &off, sizeof off);
+    (void)setsockopt(own, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     int dummy = cmhd_self_connected_socket();
     if (dummy < 0) {
         close(own);
