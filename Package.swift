@@ -4,8 +4,9 @@
 // Layers point one way:
 //   diffable-web (executable) → DiffableWebCommands (flags, client) → DiffableWeb
 //   diffable-web-postgres (executable) → DiffableWebCommands, DiffableWebPostgres (postgres-nio) → DiffableWeb
-//   DiffableWeb → { DiffableDataSources, CompositionalLayout, CSQLite, CMalloc, MicroHTTP → { CMicroHTTPD, CZlib } }
-// DiffableDataSources and CompositionalLayout import nothing of ours; MicroHTTP knows nothing of lists.
+//   DiffableWeb → { DiffableDataSources, CompositionalLayout, CSQLite, ProcessMemory → CMalloc, MicroHTTP → { CMicroHTTPD, CZlib } }
+// DiffableDataSources and CompositionalLayout import nothing of ours; MicroHTTP knows nothing of lists;
+// ProcessMemory (the process's memory limit and what sheds load near it) knows neither HTTP nor lists.
 // `make run` builds only `diffable-web`; SwiftNIO and BoringSSL (for PostgreSQL) are built only for
 // `diffable-web-postgres` (`swift build --product diffable-web-postgres`, scripts/cluster) and by
 // `swift build --build-tests` (make test), which builds every target.
@@ -58,6 +59,9 @@ let package = Package(
         ),
         // glibc's malloc tuning (malloc.h): the server's allocator policy.
         .systemLibrary(name: "CMalloc"),
+        // The process's memory: its limit (given, the cgroup's, or physical), RSS, and the
+        // governor that sheds load in order as RSS nears the limit. Knows neither HTTP nor lists.
+        .target(name: "ProcessMemory", dependencies: ["CMalloc"]),
         // Swift HTTP + server-sent events over libmicrohttpd; knows nothing of lists.
         .target(
             name: "MicroHTTP",
@@ -67,7 +71,7 @@ let package = Package(
         .target(
             name: "DiffableWeb",
             dependencies: [
-                "DiffableDataSources", "CompositionalLayout", "MicroHTTP", "CSQLite", "CMalloc",
+                "DiffableDataSources", "CompositionalLayout", "MicroHTTP", "CSQLite", "CMalloc", "ProcessMemory",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -88,7 +92,7 @@ let package = Package(
         .target(
             name: "DiffableWebCommands",
             dependencies: [
-                "DiffableWeb", "MicroHTTP",
+                "DiffableWeb", "MicroHTTP", "ProcessMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -124,6 +128,7 @@ let package = Package(
             "DiffableWebCommands", "DiffableWeb", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom", "CMalloc"]),
+        .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         // The PostgreSQL store against a private PostgreSQL (initdb in a temporary directory).
         .testTarget(name: "DiffableWebPostgresTests", dependencies: [
             "DiffableWebPostgres", "DiffableWeb", "MicroHTTP", "HTTPTestSupport",

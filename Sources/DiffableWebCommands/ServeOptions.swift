@@ -3,6 +3,7 @@ import DiffableWeb
 import Foundation
 import Logging
 import MicroHTTP
+import ProcessMemory
 
 /// `serve`'s flags and what they start: the server with the built-in demos. Both executables
 /// use them (`diffable-web`, and `diffable-web-postgres`, which adds `--database-url`), so
@@ -29,11 +30,17 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "Sessions idle this many minutes are dropped.")
     public var sessionTimeout = 30
 
-    @Option(help: "MiB one session's lists may hold in memory; a write past it is refused (422 memory_budget). 0: no limit.")
-    public var sessionMemory = WebConfiguration.defaultSessionMemoryBytes >> 20
+    @Option(help: ArgumentHelp(
+        "The process's memory limit: 256M, 2G, bytes (default: the cgroup's limit, else half of physical memory, less a margin; 0: none).",
+        discussion: "As RSS nears it the server drops caches, evicts idle sessions (saved), cuts the slowest streams, then answers 503 memory_full to what would grow. The budgets below default to shares of it.",
+        valueName: "size"))
+    public var memoryLimit: String?
 
-    @Option(help: "MiB all sessions' lists may hold; past it idle sessions are evicted (they stay saved), then growing writes and new sessions get 503 memory_full. 0: no limit.")
-    public var memoryTotal = WebConfiguration.defaultMemoryTotalBytes >> 20
+    @Option(help: "MiB one session's lists may hold in memory; a write past it is refused (422 memory_budget). 0: no limit. Default: 16, or a quarter of --memory-total if less.")
+    public var sessionMemory: Int?
+
+    @Option(help: "MiB all sessions' lists may hold; past it idle sessions are evicted (they stay saved), then growing writes and new sessions get 503 memory_full. 0: no limit. Default: 512, or half of --memory-limit if less.")
+    public var memoryTotal: Int?
 
     @Option(help: "Scale the mountains data set to this many entries (load tests).")
     public var mountains: Int?
@@ -84,8 +91,8 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "Seconds without any progress after which a connection is closed (idle timeout).")
     public var idleTimeout: Double = 30
 
-    @Option(help: "MiB of memory all event streams together may hold for unsent data (counted as allocated); past it the streams holding most are cut. 0: no budget.")
-    public var streamBufferTotal = Limits().maxEventStreamBufferTotalBytes >> 20
+    @Option(help: "MiB of memory all event streams together may hold (unsent data as allocated, deflate states); past it the streams furthest behind are cut. 0: no budget. Default: 256, or a quarter of --memory-limit if less.")
+    public var streamBufferTotal: Int?
 
     @Option(help: ArgumentHelp(
         "Threads for heavy reads (a layout or a snapshot of a list of --heavy-read-items items or more), in turns between sessions (default: half the cores, at least one).",
@@ -137,11 +144,16 @@ public struct ServeOptions: ParsableArguments {
             demos: try BuiltInDemos.table(demoOptions(), logger: logger))
         configuration.maximumSessions = maxSessions
         configuration.sessionIdleTimeout = .seconds(max(1, sessionTimeout) * 60)
-        guard sessionMemory >= 0, memoryTotal >= 0, sessionMemory <= 1 << 20, memoryTotal <= 1 << 30 else {
+        let shares = WebConfiguration.MemoryShares(limit: try processMemoryLimit().bytes)
+        let total = memoryTotal.map { $0 << 20 } ?? shares.sessions
+        let session = sessionMemory.map { $0 << 20 } ?? (total > 0 ? min(shares.session, total / 4) : shares.session)
+        guard session >= 0, total >= 0, session <= 1 << 40, total <= 1 << 50 else {
             throw ValidationError("--session-memory and --memory-total take 0 or more MiB")
         }
-        configuration.sessionMemoryBytes = sessionMemory << 20
-        configuration.memoryTotalBytes = memoryTotal << 20
+        configuration.memoryLimitBytes = shares.limit
+        configuration.streamMemoryBytes = shares.streamsHeld
+        configuration.sessionMemoryBytes = session
+        configuration.memoryTotalBytes = total
         configuration.testHooks = testHooks
         configuration.stateDirectory = memoryOnly ? nil : stateDir
         configuration.nodeName = nodeName
@@ -160,6 +172,15 @@ public struct ServeOptions: ParsableArguments {
         configuration.allowedOrigins = Set(allowedOrigin.map { $0.lowercased() })
         configuration.publicURL = try publicURL.map(Self.publicOrigin)
         return configuration
+    }
+
+    /// `--memory-limit`, or the limit found for this process (see `MemoryLimit.detect()`).
+    public func processMemoryLimit() throws -> MemoryLimit {
+        guard let memoryLimit else { return MemoryLimit.detect() }
+        guard let bytes = MemorySize.parse(memoryLimit), bytes == 0 || bytes >= 16 << 20 else {
+            throw ValidationError("--memory-limit takes a size of 16M or more (256M, 2G, 1.5GiB, bytes), or 0 for none: \(memoryLimit)")
+        }
+        return MemoryLimit(bytes: bytes)
     }
 
     /// `--public-url`: an http or https URL, without a trailing slash.
@@ -197,6 +218,8 @@ public struct ServeOptions: ParsableArguments {
 
     /// The server's limits from the flags.
     public func limits() throws -> Limits {
+        let shares = WebConfiguration.MemoryShares(limit: try processMemoryLimit().bytes)
+        let streamBufferTotal = self.streamBufferTotal ?? (shares.streams >> 20)
         guard connectionLimit > 0, connectionsPerAddress >= 0, requestDeadline >= 0, idleTimeout > 0, streamBufferTotal >= 0 else {
             throw ValidationError("--connection-limit and --idle-timeout must be positive; the other limits may be 0 (off), never negative")
         }

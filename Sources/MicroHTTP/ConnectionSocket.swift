@@ -27,3 +27,13 @@ func socketPeer(_ socket: Int32) -> [UInt8] {
     guard result == 0 else { return [] }
     return withUnsafeBytes(of: &storage) { Array($0.prefix(Int(length))) }
 }
+
+/// Makes the socket's close a reset (`SO_LINGER` with a zero timeout): unsent bytes are dropped
+/// and the connection is gone on both ends at once. For streams the server cuts: closed
+/// ordinarily, a connection whose client stopped reading stays ESTABLISHED on the client's side
+/// (the FIN waits behind bytes a zero window never takes), and its kernel buffers stay charged.
+func resetOnClose(_ socket: Int32) {
+    guard socket >= 0 else { return }
+    var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+    _ = setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+}

@@ -20,6 +20,8 @@ extension EventStream {
             if let encoder = s.encoder {
                 wire = []
                 guard encoder.heartbeat(bytes, appendingTo: &wire) else { return fail(&s) }
+                // Its state may be freed now.
+                recharge(&s)
             }
             if s.own != nil {
                 // A socket of our own: written at once, one `send`; what the kernel does not

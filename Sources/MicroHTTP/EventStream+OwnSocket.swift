@@ -131,9 +131,18 @@ extension EventStream {
         guard var own = s.own, own.socket >= 0 else { return }
         // Moved out while it is worked on, so that the frame is not copied when it changes.
         s.own = nil
-        defer { s.own = own }
+        defer {
+            s.own = own
+            recharge(&s)
+        }
         switch s.phase {
-        case .aborting, .finished:
+        case .aborting:
+            // Cut (a slow reader, the memory budget) or failed: reset, so that the kernel drops
+            // what the client never took at once, rather than keep the connection open (and its
+            // buffers charged) behind a window the client never opens.
+            closeSocket(of: &own, reset: true)
+            return
+        case .finished:
             closeSocket(of: &own)
             return
         case .open, .draining:
@@ -174,8 +183,8 @@ extension EventStream {
             } else {
                 // The client is gone (reset, or the socket failed).
                 s.phase = .aborting(.clientDisconnected)
-                dropPending(&s)
                 s.encoder = nil
+                dropPending(&s)
                 closeSocket(of: &own)
                 return
             }
@@ -199,8 +208,9 @@ extension EventStream {
         return frame
     }
 
-    private func closeSocket(of own: inout OwnSocket) {
+    private func closeSocket(of own: inout OwnSocket, reset: Bool = false) {
         guard own.socket >= 0 else { return }
+        if reset { resetOnClose(own.socket) }
         Glibc.close(own.socket)
         own.socket = -1
         own.frame = []

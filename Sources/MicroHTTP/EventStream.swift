@@ -80,8 +80,11 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
 
     struct State {
         var pending = SendBuffer()
-        /// What this stream has added to the budget: its buffer's allocation (`heldBytes`).
+        /// What this stream has added to the budget's unsent bytes: its buffer's allocation
+        /// (`heldBytes`) and the frame on its way to the socket.
         var charged = 0
+        /// What this stream has added to the budget's deflate states (`GzipEncoder.stateBytes`).
+        var chargedState = 0
         var phase = Phase.open
         /// The reader suspended the connection and nobody has resumed it yet.
         var suspended = false
@@ -118,7 +121,9 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         var pending = SendBuffer()
         pending.append(preamble)
         budget?.add(pending.heldBytes)
-        self.state = Mutex(State(pending: pending, charged: pending.heldBytes, encoder: encoder))
+        let stateBytes = encoder?.stateBytes ?? 0
+        budget?.addState(stateBytes)
+        self.state = Mutex(State(pending: pending, charged: pending.heldBytes, chargedState: stateBytes, encoder: encoder))
     }
 
     // MARK: - Public API
@@ -201,9 +206,15 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// Bytes queued but not yet handed to the connection (0 for an idle stream).
     public var unsentByteCount: Int { state.withLock { $0.pending.count } }
 
-    /// The memory the unsent bytes take (their buffer's allocation): what the stream counts
-    /// against the server's budget (0 for an idle stream).
-    public var heldByteCount: Int { state.withLock { $0.charged } }
+    /// The memory the stream holds: its unsent bytes' buffer, the frame on its way to the
+    /// socket, and a gzip stream's deflate state while active (0 for an idle plain stream).
+    public var heldByteCount: Int { state.withLock { $0.charged + $0.chargedState } }
+
+    /// Bytes queued that the client has not taken yet (the buffer and what is left of the frame
+    /// on its way): how far behind the client is. The budget cuts the streams furthest behind.
+    var backlogByteCount: Int {
+        state.withLock { s in s.pending.count + (s.own.map { $0.frame.count - $0.sent } ?? 0) }
+    }
 
     /// Asks the client to wait `milliseconds` before reconnecting after a drop.
     @discardableResult
@@ -227,8 +238,8 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 var trailer: [UInt8] = []
                 _ = encoder.compress([], appendingTo: &trailer, finish: true)
                 s.pending.append(trailer)
-                recharge(&s)
                 s.encoder = nil
+                recharge(&s)
             }
             resumeIfSuspended(&s)
         }
@@ -310,10 +321,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 break
             case .open, .draining:
                 s.phase = .aborting(reason)
-                dropPending(&s)
                 // Nothing more is compressed: the deflate state goes now, not when
                 // libmicrohttpd gets round to completing the request.
                 s.encoder = nil
+                dropPending(&s)
                 if reason != .serverStopped { shutdownSocket(s) }
                 resumeIfSuspended(&s)
             case .aborting, .finished:
@@ -334,10 +345,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             case .finished(let r): return (r, [], [])
             }
             s.phase = .finished(reason)
-            dropPending(&s)
             s.encoder = nil
             s.suspended = false
             closeOwnSocket(&s)
+            dropPending(&s)
             defer { s.closeHandlers = []; s.closeWaiters = [] }
             return (reason, s.closeHandlers, s.closeWaiters)
         }
@@ -367,6 +378,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             // even right after the stream's preamble — so memory stays below cap + one event.
             if s.pending.count > bufferLimit {
                 s.phase = .aborting(.bufferOverflow)
+                s.encoder = nil
                 dropPending(&s)
                 // A client that stopped reading leaves libmicrohttpd waiting for the socket to
                 // become writable, which may never happen: shutting the socket down makes the
@@ -400,18 +412,26 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// lock; returns `false`.
     func fail(_ s: inout State, _ reason: CloseReason = .bufferOverflow) -> Bool {
         s.phase = .aborting(reason)
+        s.encoder = nil
         dropPending(&s)
         shutdownSocket(s)
         resumeIfSuspended(&s)
         return false
     }
 
-    /// Brings the budget in line with what the buffer now holds. Under the lock.
+    /// Brings the budget in line with what the stream now holds: its buffer's allocation and
+    /// the frame on its way to a socket of its own (unsent), and its deflate state (what RSS
+    /// pays for it). Under the lock.
     func recharge(_ s: inout State) {
-        let held = s.pending.heldBytes
+        let held = s.pending.heldBytes + (s.own?.frame.capacity ?? 0)
         if held != s.charged {
             budget?.add(held - s.charged)
             s.charged = held
+        }
+        let state = s.encoder?.stateBytes ?? 0
+        if state != s.chargedState {
+            budget?.addState(state - s.chargedState)
+            s.chargedState = state
         }
     }
 
@@ -442,6 +462,8 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// shut down but closed, by `writeOwnSocket` once the phase says the stream ends.
     private func shutdownSocket(_ s: borrowing State) {
         guard s.own == nil else { return }
+        // libmicrohttpd closes it next: a reset, so that what the client never took is dropped.
+        resetOnClose(socket)
         shutdownConnectionSocket(socket, peer: nil)
     }
 }

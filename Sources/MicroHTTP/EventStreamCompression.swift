@@ -133,6 +133,8 @@ final class GzipEncoder: @unchecked Sendable {
     private var usedSinceHeartbeat = true
     private var crc: UInt = 0
     private var length: UInt32 = 0
+    /// `length` when the deflate state was last set up.
+    private var lengthAtActivation: UInt32 = 0
     private var headerWritten = false
 
     /// `nil` when zlib refuses the settings or has no memory.
@@ -166,7 +168,19 @@ final class GzipEncoder: @unchecked Sendable {
         }
         self.arena = arena
         currentLevel = level
+        lengthAtActivation = length
         return true
+    }
+
+    /// The memory the deflate state costs the process now, roughly: 0 while freed; else the
+    /// pages zlib touches, which grow with what goes through it (the state and the hash heads
+    /// at once, the window and the hash chains as input fills them), at most the mapping
+    /// (~150 KiB). Counted from 48 KiB, which a fresh stream reaches with its first event (a
+    /// stream is admitted before its first event: a burst of fresh streams must count then).
+    var stateBytes: Int {
+        guard let arena else { return 0 }
+        let consumed = Int(length &- lengthAtActivation)
+        return min(arena.size, 48 * 1024 + consumed)
     }
 
     /// Frees the deflate state (the member's CRC, length and position are kept). Call only on

@@ -165,6 +165,11 @@ public final class HTTPServer: Sendable {
     /// `Limits.maxEventStreamBufferTotalBytes` bounds). - Complexity: O(1).
     public var unsentEventStreamBytes: Int { core.streamBudget.unsentBytes }
 
+    /// The memory all event streams hold (buffers, frames on their way, deflate states) against
+    /// `Limits.maxEventStreamBufferTotalBytes`; ``EventStreamBudget/cutSlowest(freeing:)`` cuts the
+    /// clients furthest behind (the process's memory governor does, as RSS nears its limit).
+    public var eventStreamBudget: EventStreamBudget { core.streamBudget }
+
     /// TCP connections currently open (see `waitForCounts(_:)`). - Complexity: O(1).
     public var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
 

@@ -26,9 +26,13 @@ struct SQLiteWALCheckpointTests {
         #expect(store.checkpointer.inlineCheckpoints.load(ordering: .relaxed) == 0, "no whole checkpoint in a commit")
         #expect(store.checkpointer.catchUps.load(ordering: .relaxed) >= 1, "the writer copied the last few frames")
         #expect(store.checkpointer.failures.load(ordering: .relaxed) == 0)
-        // ~5,000 pages were written; with no checkpoint the WAL would hold them all (20 MB).
+        // ~5,000 pages were written (20.5 MB); with no checkpoint the WAL would hold them all.
+        // It started over at least once: a WAL that starts over is truncated to the store's
+        // journal_size_limit (16 MiB) when it is past it. How far it grew before depends on
+        // how much CPU the checkpointer got beside the writer (up to 12 MB on a quiet machine,
+        // 16 MiB under load): a busy machine makes it bigger, never unbounded.
         let wal = try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int ?? 0
-        #expect(wal < 12 * 1024 * 1024, "the WAL started over (\(wal) bytes)")
+        #expect(wal <= 16 * 1024 * 1024, "the WAL started over (\(wal) bytes)")
         let read = try #require(try await store.list(key))
         #expect(read.version == count && read.sections.first?.items == items)
     }

@@ -25,6 +25,7 @@ extension WebApp {
             await app.respond(request)
         }
         try server.start()
+        app.startMemoryGovernor(streams: server.eventStreamBudget)
         logger.info("DiffableWeb on http://\(host):\(server.port)/ (public: \(configuration.publicDirectory), templates: \(configuration.templatesDirectory))")
         FileHandle.standardOutput.write(Data("Listening on http://\(host):\(server.port)/\n".utf8))
 
@@ -35,6 +36,7 @@ extension WebApp {
             server.beginShutdown(gracePeriod: shutdownGrace)
             logger.info("stopping")
             maintenance.cancel()
+            app.memory.stop()
             // Work still running at the end of the grace period is abandoned: the process exits
             // at the latest this long after the signal (a change answered 2xx was saved before
             // its answer).

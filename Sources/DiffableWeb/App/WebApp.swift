@@ -3,6 +3,8 @@ import DiffableDataSources
 import Foundation
 import Logging
 import MicroHTTP
+import ProcessMemory
+import Synchronization
 
 /// The DiffableWeb application: demos, sessions and routes, as one `MicroHTTP` handler.
 ///
@@ -33,6 +35,15 @@ public final class WebApp: Sendable {
     let heavyWork: HeavyWork
     /// Every open stream's heartbeat, spread over the interval (run by ``runMaintenance()``).
     let heartbeats: HeartbeatSchedule
+    /// The process's memory against `configuration.memoryLimitBytes`: what sheds load as RSS
+    /// nears it, and refuses growth past it. Started by ``serve(_:host:port:limits:shutdownGrace:logger:)``
+    /// (an app serving itself calls `memory.start()`), with the streams' step registered there.
+    public let memory: MemoryGovernor
+    /// The server's event-stream budget, once ``serve(_:host:port:limits:shutdownGrace:logger:)``
+    /// gave it (for `/healthz/memory`).
+    let streamBudget = Mutex<EventStreamBudget?>(nil)
+    /// What streams admitted and not yet open will cost (``StreamReservation``).
+    let streamReservations = StreamReservation.Total()
 
     public init(configuration: WebConfiguration, logger: Logger = Logger(label: "DiffableWeb")) async throws {
         self.configuration = configuration
@@ -57,10 +68,27 @@ public final class WebApp: Sendable {
             store = try configuration.stateDirectory.map { try SQLiteSessionStore(directory: $0, eventLogCapacity: configuration.eventLogCapacity) }
         }
         self.store = store
+        let memory = MemoryGovernor(limit: configuration.memoryLimitBytes)
+        self.memory = memory
+        let budget = MemoryBudget(limit: configuration.memoryTotalBytes, governor: memory)
         let sessions = SessionRegistry(maximumCount: configuration.maximumSessions, idleTimeout: configuration.sessionIdleTimeout,
-                                       store: store, memoryBudget: MemoryBudget(limit: configuration.memoryTotalBytes),
+                                       store: store, memoryBudget: budget,
                                        sessionMemoryLimit: configuration.sessionMemoryBytes, logger: logger)
         self.sessions = sessions
+        // Shed in order as RSS nears the limit: caches (and the lists' layouts), then idle
+        // sessions (saved: they come back); the streams' step is the server's (`serve`).
+        let heldLayouts = self.heldLayouts
+        memory.register(.caches) { _ in
+            let bytes = DroppableCaches.shared.dropAll() + heldLayouts.dropAll() * HeldLayouts.layoutBytes
+            // Caches that refilled with a few cells since the last round do not count as shed.
+            return MemoryGovernor.Shed(count: bytes >= 64 * 1024 ? 1 : 0, bytes: bytes)
+        }
+        memory.register(.idleSessions) { excess in
+            let (evicted, freed) = sessions.evictIdle(freeing: excess)
+            return MemoryGovernor.Shed(count: evicted, bytes: freed)
+        }
+        memory.registerPart("sessions") { budget.usedBytes }
+        memory.registerPart("caches") { DroppableCaches.shared.heldBytes }
         if let store {
             // Another process wrote a list this one follows: its streams get the change. After
             // a reconnection (notifications may have been lost), every list catches up.
@@ -101,6 +129,12 @@ public final class WebApp: Sendable {
     public func immediateResponse(_ request: Request) -> Response? {
         guard request.method == .get || request.method == .head, let first = request.pathSegments.first else { return nil }
         if first == "healthz", request.pathSegments.count == 1 { return secured(healthResponse) }
+        if first == "healthz", request.pathSegments.count == 2, request.pathSegments[1] == "memory" { return secured(memoryResponse()) }
+        // A new stream the process has no memory for is refused here, before a session is made
+        // for it or a task runs: a crowd of them costs the server's thread a few µs each.
+        if request.method == .get, request.pathSegments.last == "events", let refusal = streamAdmissionError() {
+            return secured(errorResponse(httpError(for: refusal, request), for: request))
+        }
         guard !["demos", "api", "openapi.json", "__test"].contains(first) else { return nil }
         return staticFiles.response(for: request).map(secured)
     }

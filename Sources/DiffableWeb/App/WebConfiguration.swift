@@ -32,6 +32,44 @@ public struct WebConfiguration: Sendable {
     /// (`503 memory_full`, `Retry-After`). 0: no limit.
     public var memoryTotalBytes = WebConfiguration.defaultMemoryTotalBytes
     public static let defaultMemoryTotalBytes = 512 << 20
+    /// The process's memory limit: as RSS nears it, caches are dropped, idle sessions evicted
+    /// and the slowest streams cut, and past that what would grow is refused (`503 memory_full`);
+    /// see ``ProcessMemory/MemoryGovernor``. The budgets above are shares of it
+    /// (``MemoryShares``). 0: none (the app serves without a governor).
+    public var memoryLimitBytes = 0
+    /// What all event streams together may hold (unsent bytes, deflate states) before new
+    /// streams are refused (`503 memory_full`): a quarter of the process limit
+    /// (``MemoryShares/streamsHeld``). 0: no cap (the governor still refuses when full).
+    public var streamMemoryBytes = 0
+
+    /// The parts of one process memory limit each budget defaults to: at most half for the
+    /// sessions' lists (and at most ``defaultMemoryTotalBytes``); a quarter for what the
+    /// event streams hold together before new ones are refused (``streamsHeld``), of which
+    /// their unsent bytes at most 256 MiB before the furthest behind are cut (``streams``);
+    /// and for one session at most ``defaultSessionMemoryBytes``, a quarter of the sessions'
+    /// part. The rest is the runtime's, the caches' and the margin the governor sheds in.
+    public struct MemoryShares: Sendable, Equatable {
+        public var limit: Int
+        public var sessions: Int
+        public var session: Int
+        public var streams: Int
+        public var streamsHeld: Int
+
+        public init(limit: Int) {
+            self.limit = max(0, limit)
+            guard limit > 0 else {
+                sessions = WebConfiguration.defaultMemoryTotalBytes
+                session = WebConfiguration.defaultSessionMemoryBytes
+                streams = 256 << 20
+                streamsHeld = 0
+                return
+            }
+            sessions = min(WebConfiguration.defaultMemoryTotalBytes, limit / 2)
+            session = min(WebConfiguration.defaultSessionMemoryBytes, sessions / 4)
+            streamsHeld = limit / 4
+            streams = min(256 << 20, streamsHeld)
+        }
+    }
     /// Sessions without an open stream for this long are dropped.
     public var sessionIdleTimeout: Duration = .seconds(30 * 60)
     /// Events kept per list for reconnecting clients.

@@ -55,6 +55,7 @@ final class MountainSearchCache: Sendable {
                                                 values: ["name": mountain.name, "height": "\(mountain.height.grouped) m"])
         }
         self.contents = contents
+        DroppableCaches.shared.add(self)
     }
 
     /// The queries whose results are kept, and the steps kept (for tests).
@@ -89,5 +90,20 @@ final class MountainSearchCache: Sendable {
         let transition = SnapshotTransition(from: from, to: snapshot(for: new, section: section))
         transitions.withLock { $0.insert(transition, for: step, weight: transition.changeCount + Self.stepWeight) }
         return transition
+    }
+}
+
+extension MountainSearchCache: DroppableCache {
+    /// Drops the results and steps kept (the catalog's cells stay: they are the demo's data).
+    func dropAll() -> Int {
+        let held = heldBytes
+        snapshots.withLock { $0.removeAll() }
+        transitions.withLock { $0.removeAll() }
+        return held
+    }
+
+    /// Roughly: 40 bytes a change kept, and a result's snapshot at 80 bytes an item.
+    var heldBytes: Int {
+        transitions.withLock { $0.weight } * 40 + snapshots.withLock { $0.count } * 80 * 64
     }
 }

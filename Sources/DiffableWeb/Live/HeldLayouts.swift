@@ -35,6 +35,25 @@ final class HeldLayouts: Sendable {
         return dropped
     }
 
+    /// What a kept layout costs, roughly (frames of a screen or a section's arithmetic).
+    static let layoutBytes = 16 * 1024
+
+    /// Drops every layout held (the process is short of memory: they are made again when asked
+    /// for). - Returns: how many were dropped.
+    @discardableResult
+    func dropAll() -> Int {
+        let held = caches.withLock { $0.values.compactMap(\.cache) }
+        var dropped = 0
+        for cache in held {
+            dropped += cache.count
+            cache.removeAll()
+        }
+        caches.withLock { caches in
+            caches = caches.filter { _, held in (held.cache?.count ?? 0) > 0 }
+        }
+        return dropped
+    }
+
     /// How many caches hold layouts (as of the last round, or since).
     var count: Int { caches.withLock { $0.count } }
 }

@@ -59,6 +59,7 @@ final class TransitionCache: Sendable {
     init(budget: Int = 48 << 20, entryLimit: Int = 8_192) {
         self.budget = budget
         self.entryLimit = entryLimit
+        DroppableCaches.shared.add(self)
     }
 
     /// The entries kept (for tests).
@@ -107,4 +108,15 @@ final class TransitionCache: Sendable {
         }
         return made
     }
+}
+
+extension TransitionCache: DroppableCache {
+    func dropAll() -> Int {
+        table.withLock { table in
+            defer { table = Table() }
+            return table.weight
+        }
+    }
+
+    var heldBytes: Int { table.withLock { $0.weight } }
 }

@@ -100,7 +100,10 @@ final class RenderCache: Sendable {
     private let entries = Mutex<[CellContent: String]>([:])
     let limit: Int
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int) {
+        self.limit = limit
+        DroppableCaches.shared.add(self)
+    }
 
     subscript(content: CellContent) -> String? {
         get { entries.withLock { $0[content] } }
@@ -114,3 +117,17 @@ final class RenderCache: Sendable {
 }
 
 import Synchronization
+
+extension RenderCache: DroppableCache {
+    func dropAll() -> Int {
+        entries.withLock { entries in
+            defer { entries = [:] }
+            return entries.count * Self.entryBytes
+        }
+    }
+
+    var heldBytes: Int { entries.withLock { $0.count } * Self.entryBytes }
+
+    /// What an entry costs, roughly (a cell's content and its HTML).
+    static let entryBytes = 400
+}

@@ -13,6 +13,10 @@ extension WebApp {
 
     /// The live stream of one list (the browser's, and the API's `…/events`).
     func eventStream(_ request: Request, list: LiveList, cookie: SetCookie?) throws -> Response {
+        // A new stream grows memory (its buffer, a deflate state): none while the process is
+        // full, or while the streams hold their whole budget (with those admitted and not yet
+        // open: their memory comes when they open).
+        let reservation = try reserveStream(gzip: request.headers["Accept-Encoding"]?.contains("gzip") ?? false)
         let viewport = try requestedViewport(request.query)
         guard let top = StreamWindow.top(request.query["top"]) else { throw Self.invalidViewport }
         let window = viewport.map { StreamWindow(container: $0, top: top) }
@@ -23,6 +27,7 @@ extension WebApp {
         // passes it in the query instead.
         let lastEventID = request.lastEventID ?? request.query["lastEventId"]
         return Response.eventStream { [heartbeats] stream in
+            reservation.release()
             heartbeats.add(stream)
             list.attach(stream, window: window, lastEventID: lastEventID)
         }.with(cookie)

@@ -62,7 +62,8 @@ extension WebApp {
         case let error as MemoryBudgetError:
             switch error {
             case .session: return HTTPError(.unprocessableContent, code: "memory_budget", message: error.description)
-            case .server: return HTTPError(.serviceUnavailable, code: "memory_full", message: error.description, headers: ["Retry-After": "5"])
+            case .server, .process, .streams:
+                return HTTPError(.serviceUnavailable, code: "memory_full", message: error.description, headers: ["Retry-After": "5"])
             }
         case let error as ListStoreError:
             // Nothing unsaved was kept or shown; the client may try again.

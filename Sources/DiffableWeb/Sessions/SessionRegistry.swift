@@ -68,6 +68,12 @@ final class SessionRegistry: Sendable {
     /// How many of the longest-idle sessions a relief looks at, and evicts at most, per pass.
     static let reliefScan = 64
     static let reliefEvictions = 4_096
+    /// Sessions that hold less than this are not evicted to free memory: it would free next to
+    /// nothing (a session that only searched the Mountains shares the search cache's lists),
+    /// and with `--memory-only` they would be lost.
+    static let evictionMinimumBytes = 16 * 1024
+    /// Sessions evicted to free memory (the sessions' budget, or the process's governor).
+    let memoryEvictions = Atomic<Int>(0)
 
     init(maximumCount: Int, idleTimeout: Duration, store: (any SessionStore)? = nil, memoryBudget: MemoryBudget? = nil,
          sessionMemoryLimit: Int = 0, logger: Logger = Logger(label: "DiffableWeb")) {
@@ -146,10 +152,7 @@ final class SessionRegistry: Sendable {
     /// - Throws: ``ListStoreError/unavailable(_:)`` when the store cannot save it (a full
     ///   disk): a session a restart would not know is never acknowledged.
     func create(now: ContinuousClock.Instant = .now) async throws -> Session {
-        if let memoryBudget, !memoryBudget.fits(Self.sessionReserve) {
-            memoryBudget.refusals.add(1, ordering: .relaxed)
-            throw MemoryBudgetError.server(limit: memoryBudget.limit)
-        }
+        try memoryBudget?.reserve(Self.sessionReserve)
         let session = makeSession(id: .random(), shareID: .random(), now: now)
         if let store {
             do {
@@ -258,22 +261,47 @@ final class SessionRegistry: Sendable {
         guard let budget = memoryBudget, budget.limit > 0 else { return 0 }
         let target = budget.limit - budget.limit / 8
         var evicted = 0
-        while budget.usedBytes > target, evicted < Self.reliefEvictions {
-            let victim = state.withLock { state -> Session? in
-                let idle = state.order.oldest(Self.reliefScan).first { $0.memory !== sparing && $0.openStreamCount == 0 }
-                guard let chosen = idle else { return nil }
-                state.order.remove(chosen.id)
-                state.shared[chosen.shareID] = nil
-                return chosen
-            }
-            guard let victim else { break }
-            victim.closeStreams()
+        while budget.usedBytes > target, evicted < Self.reliefEvictions, evictLongestIdle(sparing: sparing) != nil {
             evicted += 1
         }
         if evicted > 0 {
             logger.info("memory budget: evicted \(evicted) idle sessions", metadata: ["held": "\(budget.usedBytes)", "budget": "\(budget.limit)"])
         }
         return evicted
+    }
+
+    /// Evicts idle sessions, the longest idle first, until what they held adds up to
+    /// `bytes` (at least one, when any is idle): the process's memory governor's second step.
+    /// Evicted sessions stay saved in the store, as ``relieveMemory(sparing:)``'s do.
+    /// - Returns: how many were evicted, and what their lists held.
+    func evictIdle(freeing bytes: Int) -> (evicted: Int, freed: Int) {
+        var evicted = 0, freed = 0
+        repeat {
+            guard let held = evictLongestIdle(sparing: nil) else { break }
+            evicted += 1
+            freed += held
+        } while freed < bytes && evicted < Self.reliefEvictions
+        return (evicted, freed)
+    }
+
+    /// Evicts the longest idle session without open streams, holding at least
+    /// ``evictionMinimumBytes``, among the ``reliefScan`` idle the longest (not `sparing`'s);
+    /// returns the bytes it held, or `nil` when none is.
+    private func evictLongestIdle(sparing: MemoryAccount?) -> Int? {
+        let victim = state.withLock { state -> Session? in
+            let idle = state.order.oldest(Self.reliefScan).first {
+                $0.memory !== sparing && $0.openStreamCount == 0 && $0.memory.usedBytes >= Self.evictionMinimumBytes
+            }
+            guard let chosen = idle else { return nil }
+            state.order.remove(chosen.id)
+            state.shared[chosen.shareID] = nil
+            return chosen
+        }
+        guard let victim else { return nil }
+        let held = victim.memory.usedBytes
+        victim.closeStreams()
+        memoryEvictions.add(1, ordering: .relaxed)
+        return held
     }
 
     var all: [Session] { state.withLock { $0.order.values } }

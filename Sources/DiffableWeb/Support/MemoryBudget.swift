@@ -1,3 +1,4 @@
+import ProcessMemory
 import Synchronization
 
 /// The memory the sessions of a server hold (their lists' identifiers, event logs and caches,
@@ -18,6 +19,9 @@ import Synchronization
 final class MemoryBudget: Sendable {
     /// Bytes the sessions may hold together; 0: no limit.
     let limit: Int
+    /// The process's memory, of which this is a share: while it is full (RSS at its limit even
+    /// after shedding), nothing may grow (`503 memory_full`), whatever this budget says.
+    let governor: MemoryGovernor?
     private let used = Atomic<Int>(0)
     /// Called (once at a time) when a reservation would pass the limit, to free memory (evict
     /// idle sessions); set once by the web app.
@@ -26,8 +30,9 @@ final class MemoryBudget: Sendable {
     /// Writes refused because the server was full (for logs and tests).
     let refusals = Atomic<Int>(0)
 
-    init(limit: Int) {
+    init(limit: Int, governor: MemoryGovernor? = nil) {
         self.limit = max(0, limit)
+        self.governor = governor
     }
 
     var usedBytes: Int { used.load(ordering: .relaxed) }
@@ -40,6 +45,20 @@ final class MemoryBudget: Sendable {
 
     func add(_ bytes: Int) {
         if bytes != 0 { used.wrappingAdd(bytes, ordering: .relaxed) }
+    }
+
+    /// Checks that the process may grow (its ``MemoryGovernor`` is not full) and that `bytes`
+    /// more fit this budget, after freeing what the relief can (idle sessions evicted, but not
+    /// the one of `sparing`, which asks) when they do not at first.
+    /// - Throws: ``MemoryBudgetError/process(limit:)`` or ``MemoryBudgetError/server(limit:)``.
+    func reserve(_ bytes: Int, sparing: MemoryAccount? = nil) throws(MemoryBudgetError) {
+        guard bytes > 0 else { return }
+        // (The governor counts its own refusals.)
+        if let governor, !governor.admitsGrowth() { throw .process(limit: governor.limit) }
+        guard fits(bytes, sparing: sparing) else {
+            refusals.add(1, ordering: .relaxed)
+            throw .server(limit: limit)
+        }
     }
 
     /// Whether `bytes` more fit, after freeing what the relief can (idle sessions evicted, but
@@ -84,10 +103,7 @@ final class MemoryAccount: Sendable {
         guard growth > 0 else { return }
         let after = usedBytes + growth
         if limit > 0, after > limit { throw .session(needed: after, limit: limit) }
-        if let budget, !budget.fits(growth, sparing: self) {
-            budget.refusals.add(1, ordering: .relaxed)
-            throw .server(limit: budget.limit)
-        }
+        try budget?.reserve(growth, sparing: self)
     }
 }
 
@@ -97,6 +113,10 @@ enum MemoryBudgetError: Error, Sendable, Equatable, CustomStringConvertible {
     case session(needed: Int, limit: Int)
     /// The server's sessions hold their whole budget, even after evicting the idle ones.
     case server(limit: Int)
+    /// The process is at its memory limit (`--memory-limit`), even after shedding what it can.
+    case process(limit: Int)
+    /// The event streams hold their whole budget (`--stream-buffer-total`): a new one is refused.
+    case streams(limit: Int)
 
     var description: String {
         switch self {
@@ -105,6 +125,10 @@ enum MemoryBudgetError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "\(MemoryBudgetError.mebibytes(limit)) (--session-memory). Delete items or make a new session"
         case .server(let limit):
             "The server's sessions hold all of their \(MemoryBudgetError.mebibytes(limit)) (--memory-total); try again shortly"
+        case .streams(let limit):
+            "The server's event streams hold all the memory they may (\(MemoryBudgetError.mebibytes(limit)): a quarter of --memory-limit, or --stream-buffer-total for unsent bytes); try again shortly"
+        case .process(let limit):
+            "The server is at its memory limit, \(MemoryBudgetError.mebibytes(limit)) (--memory-limit), even after shedding caches, idle sessions and slow streams; try again shortly"
         }
     }
 
