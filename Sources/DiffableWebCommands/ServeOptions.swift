@@ -235,6 +235,8 @@ public struct ServeOptions: ParsableArguments {
         limits.requestBodyDeadline = .milliseconds(Int(requestDeadline * 3000))
         limits.requestTimeout = .milliseconds(Int(idleTimeout * 1000))
         limits.maxEventStreamBufferTotalBytes = streamBufferTotal << 20
+        // Bodies being read: at most an eighth of the process's limit (256 MiB without one).
+        if shares.limit > 0 { limits.maxRequestBodyTotalBytes = min(limits.maxRequestBodyTotalBytes, shares.limit / 8) }
         return limits
     }
 }

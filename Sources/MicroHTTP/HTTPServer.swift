@@ -170,6 +170,9 @@ public final class HTTPServer: Sendable {
     /// clients furthest behind (the process's memory governor does, as RSS nears its limit).
     public var eventStreamBudget: EventStreamBudget { core.streamBudget }
 
+    /// Bytes of request bodies being read now (what `Limits.maxRequestBodyTotalBytes` bounds).
+    public var requestBodyBytes: Int { core.bodyBudget.usedBytes }
+
     /// TCP connections currently open (see `waitForCounts(_:)`). - Complexity: O(1).
     public var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
 

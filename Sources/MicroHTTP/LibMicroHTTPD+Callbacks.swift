@@ -109,7 +109,8 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
             connectionID: connectionID(connection),
             method: HTTPMethod(method.map { String(cString: $0) } ?? "GET"),
             rawPath: url.map { String(cString: $0) } ?? "/",
-            chunked: version.map { String(cString: $0) != "HTTP/1.0" } ?? true)
+            chunked: version.map { String(cString: $0) != "HTTP/1.0" } ?? true,
+            bodies: core.bodyBudget)
         requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
         core.headReceived(connectionID: context.connectionID)
         if core.isDraining {
@@ -133,7 +134,7 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
     }
 
     let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
-    enum Step { case keepReading, overLimit, giveUp, complete, respond(Response), nothing }
+    enum Step { case keepReading, overLimit, busy, giveUp, complete, respond(Response), nothing }
     let size = uploadDataSize.pointee
     let limit = core.limits.maxBodyBytes
     let step = context.state.withLock { s -> Step in
@@ -142,16 +143,24 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
             guard size > 0 else { return .complete }
             uploadDataSize.pointee = 0
             if s.body.count + size > limit {
-                s.body = []
+                _ = context.takeBody(&s)
                 s.phase = .discarding(dropped: 0)
                 return .keepReading
             }
+            guard context.bodies?.take(size) ?? true else {
+                // All bodies being read hold their budget: this one is dropped and refused.
+                _ = context.takeBody(&s)
+                s.refusedForBudget = true
+                s.phase = .discarding(dropped: 0)
+                return .keepReading
+            }
+            s.bodyCharged += size
             if let uploadData {
                 s.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
             }
             return .keepReading
         case .discarding(let dropped):
-            guard size > 0 else { return .overLimit }
+            guard size > 0 else { return s.refusedForBudget ? .busy : .overLimit }
             uploadDataSize.pointee = 0
             // Past twice the limit, stop reading: close without an answer.
             if dropped + size > max(limit, 64 * 1024) { return .giveUp }
@@ -172,6 +181,8 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
         return .NO
     case .overLimit:
         return queue(tooLarge(core), context: context, core: core)
+    case .busy:
+        return queue(ServerCore.bodiesBusy.response, context: context, core: core)
     case .respond(let response):
         return queue(response, context: context, core: core)
     case .complete:
@@ -180,16 +191,15 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
             let request = makeRequest(connection, context: context, version: version, body: context.state.withLock { $0.body })
             if var response = immediate(request) {
                 response.negotiateEventStreamCompression(for: request, core.limits.eventStreamCompression)
-                context.state.withLock { $0.body = [] }
+                context.state.withLock { _ = context.takeBody(&$0) }
                 return queue(response, context: context, core: core)
             }
         }
         let body = context.state.withLock { s -> [UInt8] in
-            defer { s.body = [] }
             s.phase = .handling
             // Suspended until the handler's task delivers (RequestContext.deliver resumes).
             handle.suspend()
-            return s.body
+            return context.takeBody(&s)
         }
         core.setRequestComplete(true, connectionID: context.connectionID)
         let request = makeRequest(connection, context: context, version: version, body: body)

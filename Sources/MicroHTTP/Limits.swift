@@ -96,6 +96,10 @@ public struct Limits: Sendable, Hashable {
     /// which `maxEventStreamBufferBytes` alone does not (527 such clients at 4 MiB each: 2 GB).
     /// 0 turns it off.
     public var maxEventStreamBufferTotalBytes: Int
+    /// Memory all request bodies being read may take together (default 256 MiB: 256 bodies of
+    /// `maxBodyBytes` at once). A body that would pass it is refused, `503 server_busy` with
+    /// `Retry-After: 1`, once its bytes are dropped. 0 turns it off.
+    public var maxRequestBodyTotalBytes: Int
     /// How event streams are compressed for clients that accept gzip (every browser does);
     /// `nil` sends them plain. See `EventStreamCompression`: with the default, about 150 KiB
     /// per stream while it sends events, freed once it has been idle for a heartbeat interval.
@@ -118,6 +122,7 @@ public struct Limits: Sendable, Hashable {
         requestBodyDeadline: Duration = .seconds(30),
         maxConnectionsPerAddress: Int = 256,
         maxEventStreamBufferTotalBytes: Int = 256 * 1024 * 1024,
+        maxRequestBodyTotalBytes: Int = 256 * 1024 * 1024,
         eventStreamCompression: EventStreamCompression? = EventStreamCompression(),
         maxQueryArguments: Int = 64
     ) {
@@ -133,6 +138,7 @@ public struct Limits: Sendable, Hashable {
         self.requestBodyDeadline = requestBodyDeadline
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.maxEventStreamBufferTotalBytes = maxEventStreamBufferTotalBytes
+        self.maxRequestBodyTotalBytes = maxRequestBodyTotalBytes
         self.eventStreamCompression = eventStreamCompression
         self.maxQueryArguments = maxQueryArguments
     }

@@ -32,6 +32,8 @@ final class ServerCore: Sendable {
     let deadlineCuts = Atomic<Int>(0)
     /// Unsent event-stream bytes, server-wide.
     let streamBudget: EventStreamBudget
+    /// Request bodies being read, against `Limits.maxRequestBodyTotalBytes`.
+    let bodyBudget: RequestBodyBudget
     /// Streams off libmicrohttpd whose clients take nothing now (`EventStream+OwnSocket.swift`).
     let stalledStreams = StalledStreams()
 
@@ -99,6 +101,7 @@ final class ServerCore: Sendable {
         self.maxConnections = Atomic(limits.maxConnections)
         self.watcher = watcher
         self.streamBudget = EventStreamBudget(limit: limits.maxEventStreamBufferTotalBytes)
+        self.bodyBudget = RequestBodyBudget(limit: limits.maxRequestBodyTotalBytes)
         streamBudget.setStreams { [weak self] in self?.registry.withLock { Array($0.streams.values) } ?? [] }
     }
 
@@ -158,6 +161,9 @@ final class ServerCore: Sendable {
     }
 
     static let serverStopping = HTTPError(.serviceUnavailable, code: "server_stopping", message: "The server is stopping", headers: ["Connection": "close"])
+    static let bodiesBusy = HTTPError(.serviceUnavailable, code: "server_busy",
+                                      message: "The server holds as many request bodies as it may read at once; retry shortly",
+                                      headers: ["Connection": "close", "Retry-After": "1"])
     static let overloaded = HTTPError(.serviceUnavailable, code: "overloaded", message: "Too many connections; retry shortly", headers: ["Connection": "close", "Retry-After": "1"])
 
     // MARK: - Connections and hang-ups
@@ -389,6 +395,7 @@ final class RequestContext: Sendable {
     let chunked: Bool
     let started: ContinuousClock.Instant
     let state = Mutex(State())
+    let bodies: RequestBodyBudget?
 
     enum Phase {
         /// Headers in; the body (if any) arriving.
@@ -409,17 +416,38 @@ final class RequestContext: Sendable {
     struct State {
         var phase = Phase.receiving
         var body: [UInt8] = []
+        /// What `body` counts against the server's ``RequestBodyBudget``.
+        var bodyCharged = 0
+        /// The body was refused because all bodies being read hold their budget: answered
+        /// `503 server_busy` once the rest is dropped.
+        var refusedForBudget = false
         /// The event stream this request opened, if any.
         var stream: EventStream?
     }
 
-    init(connection: ConnectionHandle, connectionID: UInt64, method: HTTPMethod, rawPath: String, chunked: Bool = true) {
+    init(connection: ConnectionHandle, connectionID: UInt64, method: HTTPMethod, rawPath: String, chunked: Bool = true,
+         bodies: RequestBodyBudget? = nil) {
         self.connection = connection
         self.connectionID = connectionID
         self.method = method
         self.rawPath = rawPath
         self.chunked = chunked
         self.started = .now
+        self.bodies = bodies
+    }
+
+    deinit {
+        // A request that ended while its body arrived (the client left, a deadline).
+        bodies?.give(state.withLock { $0.bodyCharged })
+    }
+
+    /// Takes the body out of the state, given back to the budget (the handler has it now, or
+    /// it is dropped). Under the lock.
+    func takeBody(_ s: inout State) -> [UInt8] {
+        bodies?.give(s.bodyCharged)
+        s.bodyCharged = 0
+        defer { s.body = [] }
+        return s.body
     }
 
     /// Hands the handler's response over and resumes the connection, exactly once and only

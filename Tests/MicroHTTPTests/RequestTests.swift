@@ -163,6 +163,43 @@ struct RequestTests {
         #expect(try await get(port: port, "/hello").status == 200)
     }
 
+    @Test("bodies being read share one budget: past it a body is refused 503 server_busy; a body handed over gives its bytes back")
+    func bodiesShareABudget() async throws {
+        var limits = Limits(maxBodyBytes: 64 * 1024).withoutTimeouts
+        limits.maxRequestBodyTotalBytes = 64 * 1024
+        let server = try startServer(limits: limits, handler: echoHandler)
+        defer { server.stop() }
+        let port = server.port
+        // A slow upload: 40 KiB of its 48 KiB sent, the rest held back.
+        let slow = try await offPool { () -> TestSocket in
+            let socket = try TestSocket.connect(port: port)
+            try socket.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: \(48 * 1024)\r\n\r\n" + String(repeating: "a", count: 40 * 1024))
+            return socket
+        }
+        defer { slow.close() }
+        #expect(await eventually("the slow upload's bytes are read (libmicrohttpd hands them over as they come)") {
+            server.requestBodyBytes >= 32 * 1024
+        })
+        // 40 KiB more would pass the 64 KiB all bodies may hold: refused, and nothing kept.
+        let refused = try await post(port: port, "/echo", body: [UInt8](repeating: 98, count: 40 * 1024))
+        #expect(refused.status == 503)
+        #expect(refused.json["error"] == "server_busy")
+        #expect(refused.header("Retry-After") == "1")
+        #expect(server.requestBodyBytes <= 48 * 1024)
+        // The slow upload completes: its body is handed over whole, and its bytes given back.
+        let finished = try await offPool { () -> HTTPResponse in
+            try slow.send(String(repeating: "a", count: 8 * 1024))
+            var reader = ResponseReader(slow)
+            return try reader.readResponse()
+        }
+        #expect(finished.status == 200)
+        #expect(finished.json["bodyCount"] == "\(48 * 1024)")
+        #expect(server.requestBodyBytes == 0)
+        let again = try await post(port: port, "/echo", body: [UInt8](repeating: 98, count: 40 * 1024))
+        #expect(again.status == 200)
+        #expect(server.requestBodyBytes == 0)
+    }
+
     @Test("an unknown path gets the JSON 404 shape")
     func notFound() async throws {
         let server = try startServer(handler: echoHandler)

@@ -18,13 +18,7 @@ struct StreamBudgetTests {
         defer { server.stop() }
         let port = server.port
         // Three clients that never read after the preamble, then one that keeps reading.
-        let silent = try await offPool { () -> [TestSocket] in
-            try (0..<3).map { _ in
-                var (reader, _) = try EventReader.open(port: port)
-                _ = try reader.nextBlock()
-                return reader.socket
-            }
-        }
+        let silent = try await openSilentStreams(port: port, count: 3)
         defer { silent.forEach { $0.close() } }
         #expect(await hub.opened.wait(for: 3))
         let slow = hub.all

@@ -30,13 +30,7 @@ struct StreamCutTests {
         let server = try streamServer(hub: hub, limits: Limits(maxEventStreamBufferBytes: 64 << 20, maxEventStreamBufferTotalBytes: 1 << 30))
         defer { server.stop() }
         let port = server.port
-        let silent = try await offPool { () -> [TestSocket] in
-            try (0..<3).map { _ in
-                var (reader, _) = try EventReader.open(port: port)
-                _ = try reader.nextBlock()
-                return reader.socket
-            }
-        }
+        let silent = try await openSilentStreams(port: port, count: 3)
         defer { silent.forEach { $0.close() } }
         #expect(await hub.opened.wait(for: 3))
         let slow = hub.all

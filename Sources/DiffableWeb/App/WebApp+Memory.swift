@@ -86,9 +86,10 @@ extension WebApp {
 
     /// Gives the governor the server's streams (cut the furthest behind, its third step) and
     /// starts it; what it sheds is logged, once per round that shed something.
-    func startMemoryGovernor(streams budget: EventStreamBudget) {
+    func startMemoryGovernor(streams budget: EventStreamBudget, bodies: @escaping @Sendable () -> Int) {
         streamBudget.withLock { $0 = budget }
         guard memory.limit > 0 else { return }
+        memory.registerPart("bodies", bytes: bodies)
         memory.register(.slowStreams) { excess in
             let (cut, freed) = budget.cutSlowest(freeing: excess)
             return MemoryGovernor.Shed(count: cut, bytes: freed)

@@ -25,7 +25,7 @@ extension WebApp {
             await app.respond(request)
         }
         try server.start()
-        app.startMemoryGovernor(streams: server.eventStreamBudget)
+        app.startMemoryGovernor(streams: server.eventStreamBudget, bodies: { server.requestBodyBytes })
         logger.info("DiffableWeb on http://\(host):\(server.port)/ (public: \(configuration.publicDirectory), templates: \(configuration.templatesDirectory))")
         FileHandle.standardOutput.write(Data("Listening on http://\(host):\(server.port)/\n".utf8))
 
