@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <netinet/in.h>
@@ -313,5 +314,16 @@ static inline int cmhd_daemon_connection_count(struct MHD_Daemon *d) {
 }
 
 static inline int cmhd_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+/// Sets the calling thread's niceness (Linux schedules threads: `setpriority` with who 0 is
+/// this thread), once per thread: later calls on the same thread cost one thread-local read.
+/// Returns 1 when it was set now, 0 when it was already tried, -1 when it failed (no
+/// `CAP_SYS_NICE`).
+static inline int cmhd_set_thread_niceness_once(int niceness) {
+    static __thread int tried = 0;
+    if (tried) return 0;
+    tried = 1;
+    return setpriority(PRIO_PROCESS, 0, niceness) == 0 ? 1 : -1;
+}
 
 #endif /* CMICROHTTPD_SHIM_H */

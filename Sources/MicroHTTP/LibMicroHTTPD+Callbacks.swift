@@ -53,6 +53,8 @@ let requestLineParsed: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<C
 let connectionNotify: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
     guard let core = core(cls), let socketContext else { return }
     if code == .CONNECTION_NOTIFY_STARTED {
+        // On the polling thread that took the connection: its niceness, the first time.
+        if let niceness = core.libraryThreadNiceness { _ = cmhd_set_thread_niceness_once(niceness) }
         core.openConnections.add(1, ordering: .sequentiallyConsistent)
         let socket = connection.map { cmhd_connection_fd($0) } ?? -1
         let id = core.connectionStarted(socket: socket, handle: connection.map(ConnectionHandle.init))

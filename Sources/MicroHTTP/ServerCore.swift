@@ -32,6 +32,9 @@ final class ServerCore: Sendable {
     let deadlineCuts = Atomic<Int>(0)
     /// Unsent event-stream bytes, server-wide.
     let streamBudget: EventStreamBudget
+    /// The niceness libmicrohttpd's polling threads take, each when it takes its first
+    /// connection (`HTTPServer.Configuration.libraryThreadNiceness`).
+    let libraryThreadNiceness: Int32?
     /// Request bodies being read, against `Limits.maxRequestBodyTotalBytes`.
     let bodyBudget: RequestBodyBudget
     /// Streams off libmicrohttpd whose clients take nothing now (`EventStream+OwnSocket.swift`).
@@ -93,7 +96,8 @@ final class ServerCore: Sendable {
     }
 
     init(handler: @escaping HTTPServer.Handler, immediateHandler: (@Sendable (Request) -> Response?)?,
-         logger: Logger, limits: Limits, watcher: HangupWatcher) {
+         logger: Logger, limits: Limits, watcher: HangupWatcher, libraryThreadNiceness: Int32? = nil) {
+        self.libraryThreadNiceness = libraryThreadNiceness
         self.handler = handler
         self.immediateHandler = immediateHandler
         self.logger = logger

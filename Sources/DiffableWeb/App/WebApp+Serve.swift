@@ -21,6 +21,9 @@ extension WebApp {
         let app = try await WebApp(configuration: configuration, logger: logger)
         var serverConfiguration = HTTPServer.Configuration(host: host, port: port, limits: limits)
         serverConfiguration.immediateHandler = { app.immediateResponse($0) }
+        // `/healthz` and static files are answered on libmicrohttpd's threads: ahead of the
+        // handlers' threads when the process may say so (as root).
+        serverConfiguration.libraryThreadNiceness = -10
         let server = try HTTPServer(configuration: serverConfiguration, logger: logger) { request in
             await app.respond(request)
         }
