@@ -20,10 +20,19 @@
 //      settings: level 3, 32 KiB window, memLevel 5; CRC-32 for the gzip trailer; a sync flush);
 //   4. writes it to a TCP socket on loopback (TCP_NODELAY; a thread on the other end drains it).
 //
+// Three floors: plain; gzip with the whole event through the stream's state (step 3 as the
+// issue states it); and gzip as the server splices: the identifiers, when long, deflated once
+// per step (not timed: every session making the step shares them) and copied in, the stream's
+// compressor started afresh after them, the rest through the stream's state. `--splice-from N`
+// sets the identifiers' length from which they are spliced (16 KiB, the server's since issue
+// 37; 64 KiB before) and `--splice-level` their level (4; 1 before), `--dictionary` what the
+// stream's compressor is given after a splice (0: a fresh start; 32768: the spliced bytes'
+// last 32 KiB, as before). `--explore` adds other settings (levels, thresholds).
+//
 // Reported: microseconds of this thread's CPU per keystroke (CLOCK_THREAD_CPUTIME_ID, which
-// includes the kernel's time for the write), the median over rounds, plain and gzip, with the
-// mean bytes per event written. The keystroke benchmark's "server CPU per keystroke" divided by
-// this is "today's keystroke as a multiple of the floor".
+// includes the kernel's time for the write), the median over rounds, with the mean bytes per
+// event written. The keystroke benchmark's "server CPU per keystroke" divided by this is
+// "today's keystroke as a multiple of the floor".
 import CZlibFloor
 import Foundation
 import Synchronization
@@ -31,7 +40,7 @@ import Synchronization
 import Glibc
 #endif
 
-let arguments = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
+let arguments = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") && Int($0) == nil }
 let quick = CommandLine.arguments.contains("--quick")
 guard let path = arguments.first, let file = FileManager.default.contents(atPath: path) else {
     FileHandle.standardError.write(Data("usage: KeystrokeFloor EVENTS-FILE [--quick] (capture it with Benchmarks/web/keystroke_cpu.py --capture)\n".utf8))
@@ -167,16 +176,18 @@ final class Deflater {
 /// (after a sync flush; the CRCs combined; the stream's dictionary set to the spliced bytes'
 /// last `dictionary` bytes); the rest goes through the stream's deflate state.
 func runSpliced(cycles: Int, level: Int32, spliceLevel: Int32, dictionary: Int, largeLevel: Int32? = nil, largeFrom: Int = .max,
-                socket fd: Int32) -> (Double, Double) {
+                spliceFrom: Int = 65_536, tune: (Int32, Int32, Int32, Int32)? = nil, socket fd: Int32) -> (Double, Double) {
     // Deflated once per step (not timed: shared by every session making the step).
     var deflatedIDs: [Int: [UInt8]] = [:]
-    for (key, step) in steps.enumerated() where step.windowAt >= 65_536 {
+    for (key, step) in steps.enumerated() where step.windowAt >= spliceFrom {
         let alone = Deflater(level: spliceLevel, memoryLevel: 8)
         var out: [UInt8] = []
         alone.compress(Array(step.shared[0..<step.windowAt]), into: &out)
         deflatedIDs[key] = out
     }
     let deflater = Deflater(level: level)
+    func retune() { if let tune { _ = deflateTune(&deflater.stream, tune.0, tune.1, tune.2, tune.3) } }
+    retune()
     var event: [UInt8] = []
     var compressed: [UInt8] = []
     var written = 0
@@ -217,7 +228,7 @@ func runSpliced(cycles: Int, level: Int32, spliceLevel: Int32, dictionary: Int, 
                 // A dictionary shorter than the window must not sit on top of the old history
                 // (the client's window has the spliced bytes there): start afresh first.
                 let suffix = Array(spliced.suffix(dictionary))
-                if suffix.count < 32_768 { _ = deflateReset(&deflater.stream) }
+                if suffix.count < 32_768 { _ = deflateReset(&deflater.stream); retune() }
                 if !suffix.isEmpty { _ = deflateSetDictionary(&deflater.stream, suffix, UInt32(suffix.count)) }
                 event.removeAll(keepingCapacity: true)
                 event.append(contentsOf: step.shared[step.windowAt...])
@@ -298,11 +309,18 @@ _ = run(cycles: 2, level: 3, socket: fd)
 _ = runSpliced(cycles: 2, level: 3, spliceLevel: 1, dictionary: 32_768, socket: fd)
 var results: [String: [(Double, Double)]] = [:]
 let explore = CommandLine.arguments.contains("--explore")
+func option(_ name: String, _ fallback: Int) -> Int {
+    guard let at = CommandLine.arguments.firstIndex(of: name), at + 1 < CommandLine.arguments.count else { return fallback }
+    return Int(CommandLine.arguments[at + 1]) ?? fallback
+}
+let spliceFrom = option("--splice-from", 16_384), spliceLevel = Int32(option("--splice-level", 4)), dictionary = option("--dictionary", 0)
 var cases: [(String, () -> (Double, Double))] = [
     ("plain", { run(cycles: cycles, level: nil, socket: fd) }),
     ("gzip, the whole event through the stream's state, level 3", { run(cycles: cycles, level: 3, socket: fd) }),
-    ("gzip, ids of 64 KiB+ spliced (level 1, once per step), the rest at level 3: the server's scheme",
+    ("gzip, ids of 64 KiB+ spliced (level 1, once per step), then a 32 KiB dictionary, the rest at level 3: the scheme before issue 37",
      { runSpliced(cycles: cycles, level: 3, spliceLevel: 1, dictionary: 32_768, socket: fd) }),
+    ("gzip, ids of \(spliceFrom / 1024) KiB+ spliced (level \(spliceLevel)), then dictionary \(dictionary), the rest at level 3",
+     { runSpliced(cycles: cycles, level: 3, spliceLevel: spliceLevel, dictionary: dictionary, spliceFrom: spliceFrom, socket: fd) }),
 ]
 if explore {
     for (level, splice, dictionary) in [(Int32(1), Int32(4), 32_768), (1, 4, 0), (3, 4, 32_768), (3, 4, 0)] {
@@ -314,6 +332,10 @@ if explore {
                       { runSpliced(cycles: cycles, level: 3, spliceLevel: 4, dictionary: dictionary, largeLevel: large, largeFrom: from, socket: fd) }))
     }
     cases.append(("gzip, whole event, level 1", { run(cycles: cycles, level: 1, socket: fd) }))
+    for tune in [(Int32(4), Int32(6), Int32(32), Int32(32)), (4, 6, 64, 16), (4, 6, 64, 8), (4, 6, 128, 16), (4, 6, 258, 16), (4, 6, 128, 8), (4, 6, 64, 12), (8, 6, 64, 16), (4, 5, 64, 16)] {
+        cases.append(("tuned \(tune) (good, insert, nice, chain), ids 16 KiB+ spliced",
+                      { runSpliced(cycles: cycles, level: 3, spliceLevel: 4, dictionary: 0, spliceFrom: 16_384, tune: tune, socket: fd) }))
+    }
 }
 for _ in 0..<rounds {
     for (name, body) in cases { results[name, default: []].append(body()) }
