@@ -141,8 +141,9 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// shared bytes are never scanned or checksummed again: a gzip stream compresses the small
     /// ones against what it sent before, and splices those of
     /// `EventStreamCompression.spliceMinimumBytes` or more (`standaloneSpliceMinimumBytes` for
-    /// bytes that stand alone) as the blocks ``SharedEventBytes`` deflated once (stored blocks in an event under `minimumBytes`). Data with line breaks is framed
-    /// like text, a `data:` line per line. Returns `false` when the stream is no longer open.
+    /// bytes that stand alone) as the blocks ``SharedEventBytes`` deflated once (stored blocks
+    /// in an event under `minimumBytes`). Data with line breaks is framed like text, a `data:`
+    /// line per line. Returns `false` when the stream is no longer open.
     /// - Complexity: O(size of `head` and `tail`) plus a copy of the large shared bytes
     ///   (compressing the small ones).
     @discardableResult
