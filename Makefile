@@ -1,5 +1,5 @@
 # DiffableWeb — the two commands that matter: `make run` and `make test`.
-.PHONY: run test screenshots deps bench bench-core bench-layout bench-http bench-web bench-cluster tsan
+.PHONY: run test screenshots deps bench bench-core bench-floor bench-layout bench-http bench-web bench-cluster tsan
 
 run:
 	scripts/run $(ARGS)
@@ -19,6 +19,12 @@ bench: bench-core bench-layout bench-http bench-web bench-cluster
 
 bench-core: deps
 	swift run -c release --package-path Benchmarks --scratch-path .build-bench CoreBenchmarks $(ARGS)
+
+# The least a keystroke must do (issue 37), on events captured from the release server.
+bench-floor: deps
+	swift build -c release --product diffable-web
+	python3 Benchmarks/web/keystroke_cpu.py --capture .build-bench/keystroke-events.bin --build main=.build/release/diffable-web
+	swift run -c release --package-path Benchmarks --scratch-path .build-bench KeystrokeFloor .build-bench/keystroke-events.bin $(ARGS)
 
 bench-layout: deps
 	swift run -c release --package-path Benchmarks --scratch-path .build-bench LayoutBenchmarks $(ARGS)

@@ -22,5 +22,9 @@ let package = Package(
             name: "HTTPBenchServer",
             dependencies: [.product(name: "MicroHTTP", package: "DiffableWeb")]
         ),
+        // zlib for KeystrokeFloor (the main package's CZlib is not a product).
+        .systemLibrary(name: "CZlibFloor", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The least a keystroke must do (issue 37): `make bench-floor`.
+        .executableTarget(name: "KeystrokeFloor", dependencies: ["CZlibFloor"]),
     ]
 )

@@ -21,8 +21,8 @@ public struct Cookies: Sendable, Hashable {
         for header in values {
             for piece in header.split(separator: ";") {
                 guard let eq = piece.firstIndex(of: "=") else { continue }
-                let name = piece[..<eq].trimmingCharacters(in: .whitespaces)
-                var value = piece[piece.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+                let name = Self.trimmed(piece[..<eq])
+                var value = Self.trimmed(piece[piece.index(after: eq)...])
                 if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                     value = String(value.dropFirst().dropLast())
                 }
@@ -30,6 +30,18 @@ public struct Cookies: Sendable, Hashable {
             }
         }
         self.pairs = pairs
+    }
+
+    /// `text` without leading and trailing whitespace (`CharacterSet.whitespaces`: Unicode's
+    /// spaces and tab). ASCII text is trimmed of spaces and tabs here: Foundation's trimming
+    /// bridged through `NSString` and was 4% of a keystroke's server time.
+    static func trimmed(_ text: Substring) -> String {
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return text.trimmingCharacters(in: .whitespaces) }
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start < end, utf8[start] == 0x20 || utf8[start] == 0x09 { start = utf8.index(after: start) }
+        while start < end, utf8[utf8.index(before: end)] == 0x20 || utf8[utf8.index(before: end)] == 0x09 { end = utf8.index(before: end) }
+        return String(text[start..<end])
     }
 
     /// The first cookie named `name`. - Complexity: O(n).

@@ -13,17 +13,24 @@ public final class SharedEventBytes: Sendable {
     let crc: UInt32
     /// Whether `bytes` contain CR or LF (then they cannot sit inside one `data:` line).
     let hasLineBreaks: Bool
+    /// Whether the bytes owe little to what a stream sent before them (an event's list of
+    /// identifiers): a gzip stream splices them from a smaller size
+    /// (`EventStreamCompression.standaloneSpliceMinimumBytes`), where compressing them against
+    /// the stream's history would cost each stream its own deflate for no fewer bytes.
+    public let standsAlone: Bool
     /// Raw deflate of `bytes` on a fresh dictionary, ending on a byte boundary (`Z_SYNC_FLUSH`);
-    /// made on first use. `nil` inside: not made yet; an empty array: zlib failed.
+    /// made on first use (at level 4: once for every stream that splices it, so it may cost
+    /// more than a stream's own level). `nil` inside: not made yet; an empty array: zlib failed.
     private let deflated = Mutex<[UInt8]?>(nil)
 
-    public init(_ bytes: [UInt8]) {
+    public init(_ bytes: [UInt8], standsAlone: Bool = false) {
         self.bytes = bytes
+        self.standsAlone = standsAlone
         crc = bytes.withUnsafeBufferPointer { UInt32(truncatingIfNeeded: crc32_z(0, $0.baseAddress, $0.count)) }
         hasLineBreaks = bytes.contains { $0 == 10 || $0 == 13 }
     }
 
-    public convenience init(_ text: String) { self.init(Array(text.utf8)) }
+    public convenience init(_ text: String, standsAlone: Bool = false) { self.init(Array(text.utf8), standsAlone: standsAlone) }
 
     public var count: Int { bytes.count }
 

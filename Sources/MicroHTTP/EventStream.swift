@@ -145,9 +145,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// Queues one event whose data is `head`, the shared bytes and `tail` on one line. The
     /// shared bytes are never scanned or checksummed again: a gzip stream compresses the small
     /// ones against what it sent before, and splices those of
-    /// `EventStreamCompression.spliceMinimumBytes` or more as the blocks ``SharedEventBytes``
-    /// deflated once (stored blocks in an event under `minimumBytes`). Data with line breaks is framed
-    /// like text, a `data:` line per line. Returns `false` when the stream is no longer open.
+    /// `EventStreamCompression.spliceMinimumBytes` or more (`standaloneSpliceMinimumBytes` for
+    /// bytes that stand alone) as the blocks ``SharedEventBytes`` deflated once (stored blocks
+    /// in an event under `minimumBytes`). Data with line breaks is framed like text, a `data:`
+    /// line per line. Returns `false` when the stream is no longer open.
     /// - Complexity: O(size of `head` and `tail`) plus a copy of the large shared bytes
     ///   (compressing the small ones).
     @discardableResult
@@ -174,7 +175,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             }
             guard head.withUnsafeBufferPointer({ add($0, flush: false) }) else { return false }
             for part in data.shared {
-                if part.count >= encoder.spliceMinimumBytes {
+                if encoder.splices(part) {
                     if !flushed && !add(UnsafeBufferPointer(start: nil, count: 0), flush: true) { return false }
                     guard encoder.splice(part, deflated: compressing, appendingTo: &pending) else { return false }
                 } else {

@@ -31,8 +31,13 @@ import Darwin
 ///
 /// Shared bytes (`SharedEventBytes`) of at least `spliceMinimumBytes` are deflated once and
 /// spliced into every stream that sends them (a 2.8 MB snapshot sent to a thousand streams is
-/// compressed once); smaller ones are compressed in each stream, against its history. A handler
-/// that sets `Content-Encoding` itself (`identity`, say) is left alone.
+/// compressed once); smaller ones are compressed in each stream, against its history. Shared
+/// bytes that stand alone (`SharedEventBytes.standsAlone`: a changeset's identifiers, which owe
+/// little to the events before them) are spliced from `standaloneSpliceMinimumBytes` (16 KiB).
+/// After a splice the stream's compressor starts afresh (`deflateReset`) rather than loading
+/// the spliced bytes as its dictionary: the same bytes on the wire within 0.5% on the
+/// keystroke benchmarks (BENCHMARKS.md, issue 37), without hashing 32 KiB per stream.
+/// A handler that sets `Content-Encoding` itself (`identity`, say) is left alone.
 public struct EventStreamCompression: Sendable, Hashable {
     /// zlib's level, 1 (fastest) to 9 (3 by default: see above).
     public var level: Int
@@ -45,14 +50,17 @@ public struct EventStreamCompression: Sendable, Hashable {
     /// Shared parts of an event at least this large are spliced, deflated once for every
     /// stream; smaller ones are compressed by each stream against what it sent before.
     public var spliceMinimumBytes: Int
+    /// The same for shared parts that stand alone (`SharedEventBytes.standsAlone`).
+    public var standaloneSpliceMinimumBytes: Int
 
     public init(level: Int = 3, windowBits: Int = 15, memoryLevel: Int = 5, minimumBytes: Int = 0,
-                spliceMinimumBytes: Int = 64 * 1024) {
+                spliceMinimumBytes: Int = 64 * 1024, standaloneSpliceMinimumBytes: Int = 16 * 1024) {
         self.level = level
         self.windowBits = windowBits
         self.memoryLevel = memoryLevel
         self.minimumBytes = minimumBytes
         self.spliceMinimumBytes = spliceMinimumBytes
+        self.standaloneSpliceMinimumBytes = standaloneSpliceMinimumBytes
     }
 
     /// Whether an `Accept-Encoding` value accepts gzip (an explicit `gzip` or `x-gzip` entry
@@ -106,8 +114,8 @@ extension Response {
 /// zlib runs as raw deflate and the gzip header and trailer (CRC-32, length) are written here,
 /// so that blocks deflated once for many streams (``SharedEventBytes``) can be spliced in: after
 /// a sync flush the member is on a byte boundary, the spliced blocks reference nothing before
-/// them, the CRCs combine (`crc32_combine`), and the compressor's dictionary is set to the end
-/// of the spliced bytes, which is what the client's window holds then.
+/// them, the CRCs combine (`crc32_combine`), and the compressor starts afresh (`deflateReset`),
+/// so that nothing it sends later reaches back into bytes it did not see.
 ///
 /// The zlib state (window, hash chains, block buffer) exists only while the stream is active:
 /// ``heartbeat(_:appendingTo:)`` on a stream that sent nothing since the previous heartbeat
@@ -121,8 +129,8 @@ final class GzipEncoder: @unchecked Sendable {
     let minimumBytes: Int
     /// Shared parts at least this large are spliced (deflated once), not compressed here.
     let spliceMinimumBytes: Int
-    /// The compressor's window: what its matches may reach back.
-    private let windowSize: Int
+    /// The same for shared parts that stand alone (`SharedEventBytes.standsAlone`).
+    let standaloneSpliceMinimumBytes: Int
     /// Whether `stream` holds a live deflate state (freed while the stream is idle).
     var isActive: Bool { arena != nil }
     /// The mapping zlib's state lives in while active (see ``DeflateArena``).
@@ -145,7 +153,7 @@ final class GzipEncoder: @unchecked Sendable {
         currentLevel = level
         minimumBytes = settings.minimumBytes
         spliceMinimumBytes = settings.spliceMinimumBytes
-        windowSize = 1 << min(15, max(9, settings.windowBits))
+        standaloneSpliceMinimumBytes = settings.standaloneSpliceMinimumBytes
         guard activate() else { return nil }
     }
 
@@ -265,6 +273,11 @@ final class GzipEncoder: @unchecked Sendable {
         return ok
     }
 
+    /// Whether `shared` is spliced (deflated once for every stream) rather than compressed here.
+    func splices(_ shared: SharedEventBytes) -> Bool {
+        shared.count >= (shared.standsAlone ? min(standaloneSpliceMinimumBytes, spliceMinimumBytes) : spliceMinimumBytes)
+    }
+
     /// Appends `shared.bytes` as if they had been compressed here: the blocks deflated once
     /// (`deflated`), or stored blocks written here (a copy and 5 bytes per 64 KiB). Call only
     /// on a flushed byte boundary (after ``compress(_:appendingTo:finish:flush:compressing:)``
@@ -281,13 +294,14 @@ final class GzipEncoder: @unchecked Sendable {
         } else {
             shared.bytes.withUnsafeBufferPointer { appendStored($0, to: &output) }
         }
-        // The client's window now ends with the spliced bytes; so must this compressor's, or
-        // its next match would point at bytes the client does not have there. (A freed state
-        // has no history to disagree with.)
+        // The client's window now ends with the spliced bytes, which this compressor never
+        // saw: its next match must not reach back past them. It starts afresh (a freed state has
+        // no history to disagree with). Loading the spliced bytes as its dictionary instead
+        // (`deflateSetDictionary`) hashed up to 32 KiB per stream and splice, for no fewer bytes
+        // on the keystroke benchmarks: what follows a splice (a window's cells) matches the
+        // cells of earlier events, not the identifiers spliced before it.
         guard let stream else { return true }
-        return shared.bytes.suffix(windowSize).withUnsafeBufferPointer { dictionary in
-            deflateSetDictionary(stream, dictionary.baseAddress, UInt32(dictionary.count)) == Z_OK
-        }
+        return deflateReset(stream) == Z_OK
     }
 
     /// Stored blocks (RFC 1951 3.2.4) written here, counted in the CRC and length: on a byte
@@ -309,8 +323,12 @@ final class GzipEncoder: @unchecked Sendable {
 
     /// `bytes` as raw deflate on a fresh dictionary (a 32 KiB window: decoders of gzip keep
     /// one), ending on a byte boundary: blocks any stream can splice. `nil` if zlib failed.
+    /// Level 4: made once for every stream (and every session making the same step), so worth
+    /// more effort than a stream's own; on a search's identifiers (16–80 KB) it gives 9% fewer
+    /// bytes than level 1 for 1.4× the time (0.75 ms for 70 KB), where level 6 gives no fewer
+    /// and takes 4×.
     static func deflateAlone(_ bytes: [UInt8]) -> [UInt8]? {
-        guard let encoder = GzipEncoder(EventStreamCompression(level: 1, windowBits: 15, memoryLevel: 8, minimumBytes: 0)) else { return nil }
+        guard let encoder = GzipEncoder(EventStreamCompression(level: 4, windowBits: 15, memoryLevel: 8, minimumBytes: 0)) else { return nil }
         encoder.headerWritten = true
         var output: [UInt8] = []
         return encoder.compress(bytes, appendingTo: &output) ? output : nil

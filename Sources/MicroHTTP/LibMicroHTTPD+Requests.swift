@@ -18,7 +18,8 @@ func framingRefusal(_ connection: OpaquePointer) -> HTTPError? {
                          message: "A request may not carry both Content-Length and Transfer-Encoding",
                          headers: ["Connection": "close"])
     }
-    if Set(lengths.map(trimmed)).count > 1 {
+    // (Only when there are several: trimming every request's one value was 2% of a keystroke.)
+    if lengths.count > 1, Set(lengths.map(trimmed)).count > 1 {
         return HTTPError(.badRequest, code: "conflicting_content_length",
                          message: "The request has Content-Length headers with different values",
                          headers: ["Connection": "close"])

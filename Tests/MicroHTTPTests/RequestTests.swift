@@ -97,6 +97,16 @@ struct RequestTests {
         #expect(json["cookie.theme"] == "dark")
     }
 
+    @Test("cookie names and values are trimmed of spaces and tabs, and of Unicode spaces as Foundation trims them")
+    func cookieTrimming() {
+        let cookies = Cookies(header: [" sid = s3cr3t ;\ttheme=\t\"dark\"\t; a=b", "\u{00A0}wide=\u{00A0}ü\u{2003}; empty= "])
+        #expect(cookies["sid"] == "s3cr3t")
+        #expect(cookies["theme"] == "dark")
+        #expect(cookies["a"] == "b")
+        #expect(cookies["wide"] == "ü")
+        #expect(cookies["empty"] == "")
+    }
+
     @Test("several Set-Cookie headers go out with their attributes")
     func setCookies() async throws {
         let server = try startServer(handler: echoHandler)

@@ -96,6 +96,52 @@ struct SharedEventBytesTests {
         #expect(result[2].1 > shared.count, "the plain stream carries it whole")
     }
 
+    @Test("bytes that stand alone are spliced from standaloneSpliceMinimumBytes, others from spliceMinimumBytes")
+    func standaloneThreshold() throws {
+        let encoder = try #require(GzipEncoder(EventStreamCompression(spliceMinimumBytes: 64 * 1024, standaloneSpliceMinimumBytes: 16 * 1024)))
+        let small = [UInt8](repeating: 0x61, count: 16 * 1024 - 1), medium = [UInt8](repeating: 0x61, count: 16 * 1024)
+        let large = [UInt8](repeating: 0x61, count: 64 * 1024)
+        #expect(!encoder.splices(SharedEventBytes(small, standsAlone: true)))
+        #expect(encoder.splices(SharedEventBytes(medium, standsAlone: true)))
+        #expect(!encoder.splices(SharedEventBytes(medium)))
+        #expect(encoder.splices(SharedEventBytes(large)))
+        // A threshold for all shared bytes below the standalone one lowers it too.
+        let eager = try #require(GzipEncoder(EventStreamCompression(spliceMinimumBytes: 1_024, standaloneSpliceMinimumBytes: 16 * 1024)))
+        #expect(eager.splices(SharedEventBytes(Array(small.prefix(2_000)), standsAlone: true)))
+    }
+
+    @Test("property: events whose identifiers stand alone (spliced from 16 KiB) decode exactly, typed one after another with their cells compressed in the stream", arguments: [1, 2, 3] as [UInt64])
+    func standaloneEventsDecode(seed: UInt64) async throws {
+        let hub = StreamHub()
+        let server = try streamServer(hub: hub)
+        defer { server.stop() }
+        let port = server.port
+        var rng = SeededRandom(seed: seed)
+        // Identifiers from a few bytes to 60 KB (spliced from 16 KiB), cells that repeat across
+        // events (what a stream compresses against its history), and the head of each.
+        let events = (0..<24).map { index -> EventData in
+            let ids = SharedEventBytes(Self.ids(Int.random(in: 0...6_000, using: &rng), &rng), standsAlone: true)
+            let cells = SharedEventBytes(Array((0..<Int.random(in: 1...60, using: &rng)).map { _ in
+                "{\"id\":\"m\(Int.random(in: 0..<300, using: &rng))\",\"html\":\"<span class=\\\"name\\\">Ben</span>\"}"
+            }.joined(separator: ",").utf8))
+            return EventData(head: "{\"version\":\(index),\"deleted\":[", shared: [ids, cells], tail: "]}")
+        }
+        let blocks = try await offPool { () -> [[String]] in
+            var reader = try GzipEventReader.open(port: port, acceptEncoding: "gzip")
+            defer { reader.reader.socket.close() }
+            _ = try reader.nextBlock()
+            guard let stream = hub.all.first else { throw ClientError("no stream") }
+            var blocks: [[String]] = []
+            for (index, data) in events.enumerated() {
+                stream.send(event: "changeset", id: "\(index)", data: data)
+                blocks.append(try reader.nextBlock())
+            }
+            return blocks
+        }
+        #expect(events.contains { $0.shared[0].count >= 16 * 1024 }, "some identifiers are spliced")
+        #expect(blocks == events.enumerated().map { ["event: changeset", "id: \($0.offset)", "data: \($0.element.text)"] })
+    }
+
     @Test("data with line breaks in a part is framed like text, a data: line per line")
     func lineBreaks() throws {
         let shared = SharedEventBytes("b\nc")

@@ -67,26 +67,29 @@ final class TransitionCache: Sendable {
 
     /// The identifiers written for `transition`, by `write` the first time.
     func ids(for transition: SnapshotTransition<String, String>, write: () -> SharedEventBytes) -> SharedEventBytes {
-        value(of: transition, at: \.ids, weight: { $0.count * 14 / 10 }, make: write)
+        value(of: transition, get: { $0.ids }, set: { $0.ids = $1 }, weight: { $0.count * 14 / 10 }, make: write)
     }
 
     /// The changeset as a store saves it (`StoredChangeset`), encoded by `encode` the first time.
     func storedChangeset(for transition: SnapshotTransition<String, String>, encode: () -> String) -> String {
-        value(of: transition, at: \.storedChangeset, weight: { $0.utf8.count }, make: encode)
+        value(of: transition, get: { $0.storedChangeset }, set: { $0.storedChangeset = $1 }, weight: { $0.utf8.count }, make: encode)
     }
 
     /// The window `key` after `transition`, made by `make` the first time.
     func window(for transition: SnapshotTransition<String, String>, _ key: WindowKey, make: () -> Window) -> Window {
-        value(of: transition, at: \.windows[key], weight: { $0.tail.count + $0.held.count * 64 }, make: make)
+        value(of: transition, get: { $0.windows[key] }, set: { $0.windows[key] = $1 }, weight: { $0.tail.count + $0.held.count * 64 },
+              make: make)
     }
 
-    /// What `transition`'s entry holds at `path`, or what `make` makes, kept there (the table is
-    /// cleared first when its weight would pass the budget, or a new entry the entry limit).
-    private func value<T: Sendable>(of transition: SnapshotTransition<String, String>, at path: WritableKeyPath<Entry, T?> & Sendable,
-                          weight: (T) -> Int, make: () -> T) -> T {
+    /// What `transition`'s entry holds (`get`), or what `make` makes, kept there (`set`; the
+    /// table is cleared first when its weight would pass the budget, or a new entry the entry
+    /// limit). Closures, not a key path: `\.windows[key]` was a key path made afresh on every
+    /// call (its subscript argument), 4% of a plain keystroke's server time in perf.
+    private func value<T: Sendable>(of transition: SnapshotTransition<String, String>, get: (Entry) -> T?, set: (inout Entry, T) -> Void,
+                                    weight: (T) -> Int, make: () -> T) -> T {
         let key = ObjectIdentifier(transition)
         let known = table.withLock { table in
-            table.entries[key].flatMap { $0.transition === transition ? $0[keyPath: path] : nil }
+            table.entries[key].flatMap { $0.transition === transition ? get($0) : nil }
         }
         if let known { return known }
         let made = make()
@@ -102,7 +105,7 @@ final class TransitionCache: Sendable {
                 }
             }
             var kept = entry ?? Entry(transition: transition)
-            kept[keyPath: path] = made
+            set(&kept, made)
             table.entries[key] = kept
             table.weight += added
         }

@@ -32,7 +32,9 @@ enum ChangesetEvent {
         if sectionsChanged {
             writer.raw(",\"sections\":"); writer.array(allSections) { $0.string($1) }
         }
-        return SharedEventBytes(writer.bytes)
+        // They stand alone: a gzip stream splices a long list deflated once for every stream
+        // (it owes little to the events before it; the window's cells that follow do).
+        return SharedEventBytes(writer.bytes, standsAlone: true)
     }
 
     /// A stream's part, closing the object: the content size and its window's cells.
