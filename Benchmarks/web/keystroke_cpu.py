@@ -20,7 +20,7 @@ With `--capture FILE` it instead records, from the first build, the plain change
 cycle of the typed words (after a cycle of warm-up), each as a 4-byte little-endian length and
 the SSE block: the input of the floor benchmark (Benchmarks/Sources/KeystrokeFloor).
 """
-import argparse, asyncio, gc, os, statistics, subprocess, sys, time
+import argparse, asyncio, gc, os, shlex, statistics, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import keystroke_latency as kl  # noqa: E402
@@ -91,9 +91,10 @@ async def capture(port, path, sequence):
 
 
 def measure(binary, mode, args):
+    binary, *flags = shlex.split(binary)  # "PATH --memory-limit 0": a build with flags of its own
     port = kl.free_port()
     server = subprocess.Popen([binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning", "--memory-only",
-                               "--max-sessions", "20000", "--connections-per-address", "0"],
+                               "--max-sessions", "20000", "--connections-per-address", "0", *flags],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     kl.SERVER_PID = server.pid
     try:
@@ -123,7 +124,8 @@ def main():
     except ImportError:
         pass
     parser = argparse.ArgumentParser()
-    parser.add_argument("--build", action="append", required=True, help="NAME=PATH of a release diffable-web")
+    parser.add_argument("--build", action="append", required=True,
+                        help="NAME=PATH of a release diffable-web, optionally with flags of its own: NAME='PATH --memory-limit 0'")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--keystrokes", type=int, default=1000)
     parser.add_argument("--warmup", type=int, default=200)
