@@ -59,7 +59,8 @@ public final class HTTPServer: Sendable {
         /// Each thread takes it when it takes its first connection (a thread sets its own
         /// niceness: Linux schedules threads). Measured on 2 cores with 5,000 streams opened
         /// at once (`scripts/memory-test.py`, case C): `/healthz` p99 13–39 ms, worst 50–80 ms,
-        /// at the same priority; 16–20 ms, worst 25–46 ms, at −10. Without the privilege nothing
+        /// at the same priority; 16–22 ms, worst 23–74 ms, at −3 (−10: 9–25 ms, and 10% more
+        /// CPU per request under load, from preempting the handlers). Without the privilege nothing
         /// changes (and nothing fails). `nil`: left as they are.
         public var libraryThreadNiceness: Int32?
 
