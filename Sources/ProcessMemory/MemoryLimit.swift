@@ -7,8 +7,8 @@ import Glibc
 /// Given (`--memory-limit`), or found: the memory limit of the process's cgroup (v2
 /// `memory.max`, the tightest of the cgroup and its parents; v1 `memory.limit_in_bytes`), less
 /// a margin for what the limit does not see coming (the kernel's socket buffers are charged to
-/// the cgroup too, and the runtime's own growth); with no cgroup limit, half of physical memory,
-/// less the same margin.
+/// the cgroup too, and the runtime's own growth); with no cgroup limit below physical memory,
+/// half of physical memory, less the same margin.
 /// ```swift
 /// let limit = MemoryLimit.detect()   // e.g. 11.7 GiB (half of 23.4 GiB physical, less 64 MiB)
 /// print(limit)                       // "11.7 GiB (half of physical memory, less a margin)"
@@ -39,10 +39,11 @@ public struct MemoryLimit: Sendable, Equatable, CustomStringConvertible {
     /// The limit of this process, as described above. `root` is where `/proc` and `/sys` are
     /// read from (tests give a folder of their own).
     public static func detect(root: String = "", physicalBytes: Int? = ResidentMemory.physicalBytes) -> MemoryLimit {
-        if let (bytes, file) = cgroupLimit(root: root) {
+        let physical = physicalBytes ?? (1 << 30)
+        // A cgroup may allow more than the machine has: then the machine is the bound.
+        if let (bytes, file) = cgroupLimit(root: root), bytes < physical {
             return MemoryLimit(bytes: max(bytes / 2, bytes - margin(below: bytes)), source: .cgroup(file))
         }
-        let physical = physicalBytes ?? (1 << 30)
         let half = physical / 2
         return MemoryLimit(bytes: max(half / 2, half - margin(below: half)), source: .physical)
     }

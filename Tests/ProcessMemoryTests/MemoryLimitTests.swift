@@ -55,6 +55,17 @@ import Testing
         #expect(MemoryLimit.detect(root: v1, physicalBytes: 2 << 30).bytes == (1 << 30) - (128 << 20))
     }
 
+    @Test func aCgroupLimitPastPhysicalMemoryIsNoLimit() throws {
+        let folder = try root([
+            "/proc/self/cgroup": "0::/big\n",
+            "/sys/fs/cgroup/big/memory.max": "\(64 << 30)\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let limit = MemoryLimit.detect(root: folder, physicalBytes: 8 << 30)
+        #expect(limit.source == .physical)
+        #expect(limit.bytes == (4 << 30) - (512 << 20))
+    }
+
     @Test func thisMachineHasALimit() {
         let limit = MemoryLimit.detect()
         #expect(limit.bytes >= 16 << 20)
