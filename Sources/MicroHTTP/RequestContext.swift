@@ -1,0 +1,83 @@
+import Synchronization
+
+/// One request's progress through libmicrohttpd's access-handler calls.
+final class RequestContext: Sendable {
+    let connection: ConnectionHandle
+    /// The id `ServerCore.connectionStarted` gave the TCP connection.
+    let connectionID: UInt64
+    let method: HTTPMethod
+    let rawPath: String
+    /// Whether the client speaks HTTP/1.1 (or later): its responses of unknown length go out
+    /// chunked (see `EventStream.responseBlockBytes`).
+    let chunked: Bool
+    let started: ContinuousClock.Instant
+    let state = Mutex(State())
+    let bodies: RequestBodyBudget?
+
+    enum Phase {
+        /// Headers in; the body (if any) arriving.
+        case receiving
+        /// A chunked body passed the limit; the rest is dropped (up to the limit again) so the
+        /// client can be told 413. libmicrohttpd 0.9.75 refuses to queue a response mid-body.
+        case discarding(dropped: Int)
+        /// The connection is suspended while the handler runs.
+        case handling
+        /// The handler answered; the connection was resumed to queue this.
+        case ready(Response)
+        /// A response is queued.
+        case answered
+        /// libmicrohttpd completed the request; the connection must not be touched.
+        case finished
+    }
+
+    struct State {
+        var phase = Phase.receiving
+        var body: [UInt8] = []
+        /// What `body` counts against the server's ``RequestBodyBudget``.
+        var bodyCharged = 0
+        /// The body was refused because all bodies being read hold their budget: answered
+        /// `503 server_busy` once the rest is dropped.
+        var refusedForBudget = false
+        /// The event stream this request opened, if any.
+        var stream: EventStream?
+    }
+
+    init(connection: ConnectionHandle, connectionID: UInt64, method: HTTPMethod, rawPath: String, chunked: Bool = true,
+         bodies: RequestBodyBudget? = nil) {
+        self.connection = connection
+        self.connectionID = connectionID
+        self.method = method
+        self.rawPath = rawPath
+        self.chunked = chunked
+        self.started = .now
+        self.bodies = bodies
+    }
+
+    deinit {
+        // A request that ended while its body arrived (the client left, a deadline).
+        bodies?.give(state.withLock { $0.bodyCharged })
+    }
+
+    /// Takes the body out of the state, given back to the budget (the handler has it now, or
+    /// it is dropped). Under the lock.
+    func takeBody(_ s: inout State) -> [UInt8] {
+        bodies?.give(s.bodyCharged)
+        s.bodyCharged = 0
+        defer { s.body = [] }
+        return s.body
+    }
+
+    /// Hands the handler's response over and resumes the connection, exactly once and only
+    /// while it is suspended (under the lock: see `EventStream.resumeIfSuspended`). Returns
+    /// whether this response was the one delivered.
+    @discardableResult
+    func deliver(_ response: Response, beforeResuming accepted: () -> Void = {}) -> Bool {
+        state.withLock { s in
+            guard case .handling = s.phase else { return false }
+            s.phase = .ready(response)
+            accepted()
+            connection.resume()
+            return true
+        }
+    }
+}
