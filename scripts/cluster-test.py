@@ -10,17 +10,24 @@
      acknowledged writes (no lost update, no version given twice); the streams on both nodes
      build that list; the same item appended through both nodes at once is one 200 and one 422.
      Both must take the conflict path (a write whose optimistic save lost to the other node's is
-     undone, caught up and saved under the row lock): the nodes run at --log-level info and log
-     each such write ("lost its optimistic save"), and the test counts those lines;
+     undone, caught up and saved under the row lock): the nodes run at --log-level debug and log
+     each such write ("lost its optimistic save", info), and the test counts those lines;
   c. a node killed: 50 sessions through nginx (page visit, event stream, typing and API writes),
      the node with the most streams killed with SIGKILL after ~3 s; clients retry through nginx;
      ~3 s later every write that was answered 2xx must be in its session's snapshot, every stream
      must be open again (Last-Event-ID) and what each tab's events built across its reconnects
      must be the session's Mountains list;
   d. a database of a newer schema is refused by a server at start, naming both versions;
-  e. the cluster is stopped (always).
+  e. (before c, which kills a node) metrics and request ids: every node's own /metrics scraped,
+     30 writes through nginx, and the nodes' diffableweb_list_writes_total deltas add up to them;
+     a request sent through nginx with `X-Request-ID: cluster-rid-1` gets it back and is in the
+     log of the node that served it (X-DiffableWeb-Node) and no other's; nginx gives a request
+     without one its $request_id. The first lines of node1's non-histogram metrics are saved to
+     /tmp/diffableweb-node-metrics-excerpt.txt;
+  f. the cluster is stopped (always).
 
-Standard library only. Every wait is bounded; on any failure (or SIGTERM) the cluster is stopped.
+The standard library, and prometheus-client's parser (PyPI, pinned, into .venv: the script runs
+itself again there). Every wait is bounded; on any failure (or SIGTERM) the cluster is stopped.
 A run that crashed leaves a temporary directory whose owner is gone: the next run stops what
 it left and deletes it.
 
@@ -30,6 +37,7 @@ import argparse
 import glob
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -43,9 +51,12 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
 from dwhttp import Client, Stream  # noqa: E402
+import promtext  # noqa: E402
+promtext.use_venv()
 CLUSTER = os.path.join(ROOT, "scripts", "cluster")
 PREFIX = "dw-cluster-test-"
 NODES = 3
+EXCERPT = os.path.join(tempfile.gettempdir(), "diffableweb-node-metrics-excerpt.txt")  # what a node exposes
 CONFLICT = "lost its optimistic save"  # what a node logs (info) for a write that took the conflict path
 DEADLINE = 240  # seconds for the whole test, whatever happens (the watchdog stops the cluster)
 WORDS = ["k", "ka", "kan", "kang", "kan", "ka", "k", "", "m", "mo", "mon", "mont", "monte", "mont", "mon", "mo",
@@ -376,6 +387,86 @@ def test_same_append_twice(ports, cluster_dir, trials=20):
         client.close()
 
 
+# --- e. metrics and request ids -----------------------------------------------------------------
+
+def node_metrics(ports):
+    """Every node's /metrics, scraped on its own port: {k: (families, text)}."""
+    scraped = {}
+    for k in range(1, NODES + 1):
+        status, content_type, text, _ = promtext.scrape(ports[k])
+        if status != 200:
+            raise RuntimeError(f"node{k}'s GET /metrics answered {status}: {text[:200]!r}")
+        scraped[k] = (promtext.parse(text), text)
+    return scraped
+
+
+def metrics_excerpt(text, lines=40):
+    """The first lines of an exposition's families that are not histograms."""
+    blocks, kind = [], {}
+    for line in text.splitlines():
+        if line.startswith("# TYPE "):
+            _, _, name, value = line.split(" ", 3)
+            kind[name] = value
+    for line in text.splitlines():
+        name = line.split(" ")[2] if line.startswith("# ") else re.split(r"[{ ]", line, maxsplit=1)[0]
+        if line and kind.get(name, kind.get(re.sub(r"_(bucket|sum|count)$", "", name))) != "histogram":
+            blocks.append(line)
+    return "\n".join(blocks[:lines]) + "\n"
+
+
+def test_metrics_and_request_ids(ports, cluster_dir, sessions_count=6, writes_each=5):
+    """e. Writes through nginx add up across the nodes' own /metrics; a request id sent through
+    nginx is logged by the node that served it and by no other; nginx gives one to a request
+    without."""
+    before = node_metrics(ports)
+    with open(EXCERPT, "w") as f:
+        f.write(metrics_excerpt(before[1][1]))
+    client = Client(ports[0])
+    acked, served = 0, {}
+    for _ in range(sessions_count):
+        share, _, _ = new_session(client)
+        for i in range(writes_each):
+            reply = append(client, share, f"n{7_000_001 + acked + i}")
+            if reply.status != 200:
+                fail(f"e: an append through nginx: {reply}")
+                continue
+            acked += 1
+            served[reply.node] = served.get(reply.node, 0) + 1
+    after = node_metrics(ports)
+    deltas = {k: promtext.total(after[k][0], "diffableweb_list_writes") - promtext.total(before[k][0], "diffableweb_list_writes")
+              for k in after}
+    log(f"e. {acked} writes through nginx (served by {dict(sorted(served.items()))}); diffableweb_list_writes_total "
+        f"grew by {', '.join(f'node{k} {d:g}' for k, d in deltas.items())}; excerpt of node1's /metrics in {EXCERPT}")
+    if sum(deltas.values()) != acked:
+        fail(f"e: the nodes' diffableweb_list_writes_total grew by {sum(deltas.values()):g} in all "
+             f"({', '.join(f'node{k} {d:g}' for k, d in deltas.items())}) for {acked} writes "
+             f"(served by {dict(sorted(served.items()))})")
+
+    reply = client.call("GET", f"/api/sessions/{share}", headers={"X-Request-ID": "cluster-rid-1"})
+    if reply.status != 200 or reply.headers.get("x-request-id") != "cluster-rid-1" or not reply.node:
+        fail(f"e: GET /api/sessions/<id> through nginx with X-Request-ID: cluster-rid-1 came back with "
+             f"X-Request-ID {reply.headers.get('x-request-id')!r}, node {reply.node}: {reply}")
+    else:
+        def logs():
+            return {k: open(os.path.join(cluster_dir, f"node{k}.log"), errors="replace").read().count("cluster-rid-1")
+                    for k in range(1, NODES + 1)}
+        served_by = int(reply.node.removeprefix("node"))
+        deadline = time.monotonic() + 5
+        while not logs()[served_by] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        found = logs()
+        if not found[served_by] or any(n for k, n in found.items() if k != served_by):
+            fail(f"e: cluster-rid-1 (served by {reply.node}) appears in the nodes' logs {found} times "
+                 f"(expected in {reply.node}'s only)")
+        else:
+            log(f"e. X-Request-ID cluster-rid-1 came back through nginx and is in {reply.node}'s log only")
+    reply = client.call("GET", f"/api/sessions/{share}")
+    if not re.fullmatch(r"[0-9a-f]{32}", reply.headers.get("x-request-id", "")):
+        fail(f"e: a request through nginx without X-Request-ID came back with {reply.headers.get('x-request-id')!r}, "
+             "not nginx's $request_id (32 hex digits)")
+    client.close()
+
+
 # --- c. a node killed ---------------------------------------------------------------------------
 
 class Session:
@@ -686,9 +777,10 @@ def main():
         for _ in range(3):  # a port taken between the choice and the start: other ports
             port = free_block(NODES + 1)
             pg_port = free_block(1, avoid=range(port, port + NODES + 1))
-            # --log-level info (after the script's own warning: the last one counts): the conflict path's lines.
+            # --log-level debug (after the script's own warning: the last one counts): the conflict
+            # path's lines (info) and one line per request (debug, with its request_id).
             result = subprocess.run([CLUSTER, "start", "--dir", cluster_dir, "--nodes", str(NODES), "--port", str(port),
-                                     "--pg-port", str(pg_port), "--binary", args.binary, "--", "--log-level", "info"],
+                                     "--pg-port", str(pg_port), "--binary", args.binary, "--", "--log-level", "debug"],
                                     capture_output=True, text=True, timeout=180)
             if "already in use" not in result.stderr:
                 break
@@ -702,6 +794,7 @@ def main():
             fail(f"{args.binary} has no --database-url: the nodes share nothing (the cross-node parts fail)")
         for name, part in (("a", lambda: test_fanout(ports)), ("b", lambda: test_two_writers(ports, cluster_dir)),
                            ("b", lambda: test_same_append_twice(ports, cluster_dir)),
+                           ("e", lambda: test_metrics_and_request_ids(ports, cluster_dir)),
                            ("c", lambda: test_kill(port, cluster_dir)),
                            ("d", lambda: test_newer_schema(pg_port, args.binary))):
             part_started = time.monotonic()
