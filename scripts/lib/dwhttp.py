@@ -5,6 +5,7 @@ server-sent event stream read on a raw socket. Import with
     from dwhttp import Client, Stream
 
 Every call has a timeout; nothing here waits without a bound."""
+import http.client
 import json
 import re
 import socket
