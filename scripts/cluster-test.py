@@ -419,20 +419,20 @@ def test_metrics_and_request_ids(ports, cluster_dir, sessions_count=6, writes_ea
     nginx is logged by the node that served it and by no other; nginx gives one to a request
     without."""
     before = node_metrics(ports)
-    with open(EXCERPT, "w") as f:
-        f.write(metrics_excerpt(before[1][1]))
     client = Client(ports[0])
     acked, served = 0, {}
     for _ in range(sessions_count):
         share, _, _ = new_session(client)
         for i in range(writes_each):
-            reply = append(client, share, f"n{7_000_001 + acked + i}")
+            reply = append(client, share, f"n{7_000_001 + i}")
             if reply.status != 200:
                 fail(f"e: an append through nginx: {reply}")
                 continue
             acked += 1
             served[reply.node] = served.get(reply.node, 0) + 1
     after = node_metrics(ports)
+    with open(EXCERPT, "w") as f:
+        f.write(metrics_excerpt(after[1][1]))
     deltas = {k: promtext.total(after[k][0], "diffableweb_list_writes") - promtext.total(before[k][0], "diffableweb_list_writes")
               for k in after}
     log(f"e. {acked} writes through nginx (served by {dict(sorted(served.items()))}); diffableweb_list_writes_total "

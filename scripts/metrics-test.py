@@ -44,6 +44,7 @@ MOUNTAINS_EVENTS = "/demos/mountains/events?width=800&height=600"
 ACTION_ROUTE = re.compile(r"^/api/sessions/\{[^}]+\}/demos/\{[^}]+\}/actions/\{[^}]+\}$")
 MAX_QUERY_ARGUMENTS = 64  # Sources/MicroHTTP/Limits.swift, maxQueryArguments
 MADE_ID = re.compile(r"^[0-9a-f]{16}$")
+ID_LIKE = re.compile(r"[0-9a-f]{16}|\bm\d{4}\b|\bn\d+\b")  # a session's id, a Mountains or Numbers item's
 
 findings = Findings(NAME)
 log, fail = findings.log, findings.fail
@@ -95,8 +96,8 @@ def check_catalog(families, secrets):
                 fail(f"a: {sample.name} has labels {sorted(sample.labels)}, docs/metrics.md says {sorted(expected)}")
                 break
     for family, sample, label, value in promtext.label_values(families):
-        if any(secret in value for secret in secrets):
-            fail(f"a: {sample}{{{label}={value!r}}} holds a session's id")
+        if any(secret in value for secret in secrets) or ID_LIKE.search(value):
+            fail(f"a: {sample}{{{label}={value!r}}} holds a session's id or an item's")
 
 
 def streams_open(port):
