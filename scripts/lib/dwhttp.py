@@ -188,22 +188,6 @@ class Stream:
                     return None
                 self.condition.wait(remaining)
 
-    def wait_until(self, predicate, timeout):
-        """Whether predicate(events) held within `timeout` s (False at once when the stream closed)."""
-        deadline = time.monotonic() + timeout
-        with self.condition:
-            while not predicate(self.events):
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or self.closed.is_set():
-                    return False
-                self.condition.wait(remaining)
-            return True
-
-    def count(self, name):
-        """Events of that name received so far."""
-        with self.condition:
-            return sum(1 for _, event, _ in self.events if event == name)
-
     def newest_version(self):
         with self.condition:
             return max(self.versions, default=None)
