@@ -257,7 +257,8 @@ def check_busy(port, share):
     for thread in loaders:
         thread.start()
     try:
-        time.sleep(0.5)  # load, not a condition: the layouts are under way
+        # The layouts under way: requests in flight beside the scrape itself (a bound, not a verdict).
+        wait_for(lambda: promtext.total(exposition(port), "http_server_active_requests") >= 4, 10)
         times = []
         for _ in range(5):
             started = time.monotonic()
