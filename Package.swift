@@ -27,6 +27,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -65,7 +67,8 @@ let package = Package(
         // Swift HTTP + server-sent events over libmicrohttpd; knows nothing of lists.
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
         // Sessions, the changeset stream, pages, demos: composes the three above.
         .target(
@@ -73,6 +76,7 @@ let package = Package(
             dependencies: [
                 "DiffableDataSources", "CompositionalLayout", "MicroHTTP", "CSQLite", "CMalloc", "ProcessMemory",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             exclude: ["Resources/mountains-SOURCES.md"],
@@ -95,6 +99,8 @@ let package = Package(
                 "DiffableWeb", "MicroHTTP", "ProcessMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The server with the demos, sessions in SQLite or in memory (`make run`).
@@ -123,9 +129,13 @@ let package = Package(
             dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")],
             path: "Tests/HTTPTestSupport"
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "CMicroHTTPD", "CZlib", "HTTPTestSupport", "SeededRandom"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: [
+            "MicroHTTP", "CMicroHTTPD", "CZlib", "HTTPTestSupport", "SeededRandom",
+            .product(name: "MetricsTestKit", package: "swift-metrics"),
+        ]),
         .testTarget(name: "DiffableWebCommandsTests", dependencies: [
             "DiffableWebCommands", "DiffableWeb", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
+            .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom", "CMalloc"]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),

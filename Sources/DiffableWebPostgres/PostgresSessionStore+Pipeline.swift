@@ -161,7 +161,10 @@ extension PostgresSessionStore {
                 let failure: any Error
                 do {
                     let statement = Self.saveStatement(run.write, of: key, over: run.base, processID: processID, keep: eventLogCapacity)
-                    if try await self.run(statement) {
+                    let started = ContinuousClock.now
+                    let saved = try await self.run(statement)
+                    WebMetrics.storeCommitted(.postgres, saves: run.receipts.count, duration: ContinuousClock.now - started)
+                    if saved {
                         for receipt in run.receipts { receipt.complete(.success(())) }
                         continue
                     }

@@ -42,9 +42,14 @@ extension EventStream {
         if let direct {
             // A socket of our own that failed is closed: the server is told here.
             reportOwnSocketEnd()
+            if direct, let metrics {
+                let counters = metrics.events(named: nil)
+                counters.events.increment()
+                counters.bytes.increment(by: bytes.count)
+            }
             return direct
         }
-        return enqueue(size: bytes.count, onlyIfIdle: true, plain: { $0.append(bytes) }) { pending, encoder in
+        return enqueue(size: bytes.count, event: nil, onlyIfIdle: true, plain: { $0.append(bytes) }) { pending, encoder in
             encoder.heartbeat(bytes, appendingTo: &pending)
         }
     }

@@ -66,6 +66,8 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     public let isCompressed: Bool
     /// The server-wide count of unsent bytes this stream adds to and takes from.
     let budget: EventStreamBudget?
+    /// The server's metrics (events and bytes sent, by event name).
+    let metrics: HTTPServerMetrics?
     let state: Mutex<State>
 
     enum Phase {
@@ -103,8 +105,9 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
 
     /// With `compression`, the stream is gzip (unless zlib cannot set it up: see `isCompressed`).
     init(id: UInt64, connection: ConnectionHandle, socket: Int32, bufferLimit: Int, budget: EventStreamBudget? = nil,
-         compression: EventStreamCompression? = nil, chunked: Bool = true) {
+         compression: EventStreamCompression? = nil, chunked: Bool = true, metrics: HTTPServerMetrics? = nil) {
         self.id = id
+        self.metrics = metrics
         self.chunked = chunked
         self.connection = connection
         self.socket = socket
@@ -139,7 +142,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// - Complexity: O(`data.utf8.count`).
     @discardableResult
     public func send(event: String? = nil, id: String? = nil, data: String) -> Bool {
-        enqueue(EventStream.frame(event: event, id: id, data: data))
+        enqueue(EventStream.frame(event: event, id: id, data: data), event: event)
     }
 
     /// Queues one event whose data is `head`, the shared bytes and `tail` on one line. The
@@ -158,7 +161,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         }
         let (head, tail) = EventStream.frame(event: event, id: id, head: data.head, tail: data.tail)
         let size = data.shared.reduce(head.count + tail.count) { $0 + $1.count }
-        return enqueue(size: size, plain: { pending in
+        return enqueue(size: size, event: event, plain: { pending in
             guard pending.append(head) else { return false }
             for part in data.shared { guard pending.append(part.bytes) else { return false } }
             return pending.append(tail)
@@ -198,7 +201,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// Queues a comment (`: text`).
     @discardableResult
     public func comment(_ text: String = "") -> Bool {
-        enqueue(EventStream.frameComment(text))
+        enqueue(EventStream.frameComment(text), event: nil)
     }
 
     /// Asks the client to wait `milliseconds` before reconnecting after a drop.
@@ -344,16 +347,18 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     // MARK: - Internals
 
     /// Queues bytes; with `onlyIfIdle`, only when nothing earlier is still unsent.
-    private func enqueue(_ bytes: [UInt8], onlyIfIdle: Bool = false) -> Bool {
-        enqueue(size: bytes.count, onlyIfIdle: onlyIfIdle, plain: { $0.append(bytes) }) { pending, encoder in
+    private func enqueue(_ bytes: [UInt8], event: String? = "retry", onlyIfIdle: Bool = false) -> Bool {
+        enqueue(size: bytes.count, event: event, onlyIfIdle: onlyIfIdle, plain: { $0.append(bytes) }) { pending, encoder in
             encoder.compress(bytes, appendingTo: &pending)
         }
     }
 
     /// Queues an event: `plain` appends its bytes to the buffer of a plain stream; `compress`
     /// writes a gzip stream's through its encoder (returning `false` when zlib failed).
-    func enqueue(size: Int, onlyIfIdle: Bool = false, plain: (inout SendBuffer) -> Bool,
-                         _ compress: (inout [UInt8], GzipEncoder) -> Bool) -> Bool {
+    /// Counted in the server's metrics under `event` (`nil`: a heartbeat comment).
+    func enqueue(size: Int, event: String?, onlyIfIdle: Bool = false, plain: (inout SendBuffer) -> Bool,
+                 _ compress: (inout [UInt8], GzipEncoder) -> Bool) -> Bool {
+        var wire = 0
         let queued = state.withLock { s -> Bool in
             guard case .open = s.phase else { return false }
             if onlyIfIdle && !s.pending.isEmpty { return true }
@@ -378,8 +383,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 var compressed: [UInt8] = []
                 compressed.reserveCapacity(size / 2 + 64)
                 written = compress(&compressed, encoder) && s.pending.append(compressed)
+                wire = compressed.count
             } else {
                 written = plain(&s.pending)
+                wire = size
             }
             // No memory (zlib's or the buffer's): the stream cannot go on; the client reconnects.
             guard written else { return fail(&s) }
@@ -388,6 +395,11 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
             return true
         }
         reportOwnSocketEnd()
+        if wire > 0, let metrics {
+            let counters = metrics.events(named: event)
+            counters.events.increment()
+            counters.bytes.increment(by: wire)
+        }
         // Outside the lock: enforcing takes other streams' locks.
         if queued, let budget, budget.isExceeded { budget.enforce() }
         return queued

@@ -63,6 +63,10 @@ public final class HTTPServer: Sendable {
         /// CPU per request under load, from preempting the handlers). Without the privilege nothing
         /// changes (and nothing fails). `nil`: left as they are.
         public var libraryThreadNiceness: Int32?
+        /// A request's route template (`/api/sessions/{id}`) from its method and raw path: the
+        /// `http_route` label of its duration, and of its log line. It must return one of a
+        /// bounded set of strings (never an id from the path). `nil`: `unknown` for every request.
+        public var routeTemplate: (@Sendable (HTTPMethod, String) -> String)?
 
         public static var defaultThreads: Int {
             min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
@@ -92,6 +96,9 @@ public final class HTTPServer: Sendable {
 
     public let configuration: Configuration
     private let core: ServerCore
+
+    /// The metric families the server records (docs/metrics.md), with their help texts.
+    public static var metricsCatalog: [MetricInfo] { HTTPServerMetrics.catalog }
     private let state = Mutex(Lifecycle.idle)
     private let graceful = Mutex(GracefulStop())
 
@@ -116,7 +123,8 @@ public final class HTTPServer: Sendable {
             throw ServerError.couldNotStart("epoll_create1/eventfd failed (errno \(errno))")
         }
         core = ServerCore(handler: handler, immediateHandler: configuration.immediateHandler, logger: logger, limits: configuration.limits,
-                          watcher: watcher, libraryThreadNiceness: configuration.libraryThreadNiceness)
+                          watcher: watcher, libraryThreadNiceness: configuration.libraryThreadNiceness,
+                          routeTemplate: configuration.routeTemplate ?? { _, _ in "unknown" })
     }
 
     deinit {

@@ -16,7 +16,10 @@ let daemonLog: cmhd_log_fn = { cls, message in
     guard let core = core(cls), let message else { return }
     let text = String(cString: message)
     core.lastDaemonMessage.withLock { $0 = text }
-    if let status = ServerCore.refusalStatus(logged: text) { core.libraryRefusedHead(status: status) }
+    if let status = ServerCore.refusalStatus(logged: text) {
+        core.libraryRefusedHead(status: status)
+        core.metrics.responseRefusedByLibrary(status: status)
+    }
     // libmicrohttpd mostly reports clients misbehaving (resets, malformed requests): debug.
     core.logger.debug("libmicrohttpd: \(text)")
 }
@@ -83,10 +86,13 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, t
     // Refused in its request line, and never seen by the access handler.
     guard !isTooManyQueryArguments(raw) else { return }
     let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
-    let stream = context.state.withLock { s -> EventStream? in
+    let (stream, unanswered) = context.state.withLock { s -> (EventStream?, Bool) in
         s.phase = .finished
-        return s.stream
+        defer { s.active = false }
+        return (s.stream, s.active)
     }
+    // Ended without a response (the client left, a deadline): no longer active, not timed.
+    if unanswered { core.metrics.requestEnded(context.method, rawPath: context.rawPath, status: nil, started: context.started) }
     core.setRequestComplete(false, connectionID: context.connectionID)
     if let stream {
         let reason: EventStream.CloseReason
@@ -112,8 +118,10 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
             method: HTTPMethod(method.map { String(cString: $0) } ?? "GET"),
             rawPath: url.map { String(cString: $0) } ?? "/",
             chunked: version.map { String(cString: $0) != "HTTP/1.0" } ?? true,
-            bodies: core.bodyBudget)
+            bodies: core.bodyBudget,
+            requestID: RequestID.accepted(header(connection, RequestID.header)) ?? RequestID.make())
         requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
+        core.metrics.requestStarted(context.method)
         core.headReceived(connectionID: context.connectionID)
         if core.isDraining {
             return queue(ServerCore.serverStopping.response, context: context, core: core)

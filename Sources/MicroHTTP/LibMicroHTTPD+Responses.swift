@@ -9,6 +9,7 @@ import Glibc
 /// idle timeout, join the hang-up watcher, and are handed to their `open` closure.
 func queue(_ response: Response, context: RequestContext, core: ServerCore) -> MHD_Result {
     var response = response
+    response.headers[RequestID.header] = context.requestID
     let connection = context.connection.pointer
     var stream: EventStream?
     var socket: Int32 = -1
@@ -68,11 +69,14 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
         }
     }
 
-    context.state.withLock { s in
+    let wasActive = context.state.withLock { s in
         s.phase = .answered
         // A stream off libmicrohttpd is not ended by its request's completion.
         s.stream = handedOff ? nil : stream
+        defer { s.active = false }
+        return s.active
     }
+    if wasActive { answered(response, context: context, core: core) }
     // Sending the answer is our time, not the client's: no deadline from here.
     core.setRequestComplete(true, connectionID: context.connectionID)
     guard let mhdResponse else {
@@ -87,7 +91,6 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
         // libmicrohttpd sends its dummy response to the dummy socket and closes it.
         let result = MHD_queue_response(connection, 200, mhdResponse)
         context.connection.resume()
-        core.logger.debug("\(context.method) \(context.rawPath) 200 \(ContinuousClock.now - context.started)")
         if let stream {
             open?(stream)
             stream.startOwnSocket()
@@ -100,7 +103,6 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
         }
     }
     let result = MHD_queue_response(connection, UInt32(clamping: response.status.code), mhdResponse)
-    core.logger.debug("\(context.method) \(context.rawPath) \(response.status.code) \(ContinuousClock.now - context.started)")
 
     // A stream keeps the ordinary idle timeout: libmicrohttpd does not time out a suspended
     // (idle) connection and restarts the clock when it is resumed, so the timeout only counts
@@ -112,7 +114,41 @@ func queue(_ response: Response, context: RequestContext, core: ServerCore) -> M
     return result
 }
 
+/// A response is queued: timed under its route, counted when it is a refusal, and logged
+/// (debug: one line a request, its fields as metadata).
+private func answered(_ response: Response, context: RequestContext, core: ServerCore) {
+    let status = response.status.code
+    core.metrics.requestEnded(context.method, rawPath: context.rawPath, status: status, started: context.started)
+    if status >= 400 { core.metrics.responseQueued(status: status, body: response.body.bytes) }
+    core.logger.debug("request", metadata: [
+        "method": .string(context.method.rawValue),
+        "route": .string(core.metrics.route(context.method, context.rawPath)),
+        "path": .string(context.rawPath),
+        "status": .stringConvertible(status),
+        "duration_ms": .string(milliseconds(ContinuousClock.now - context.started)),
+        "bytes": .stringConvertible(response.body.byteCount),
+        "request_id": .string(context.requestID),
+    ])
+}
+
+/// `1.234`: a duration in milliseconds, three decimals.
+private func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    let fraction = String(micros % 1000)
+    return "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+}
+
 extension Response.Body {
+    /// The body's length when known (0 for a stream or a promise).
+    var byteCount: Int {
+        switch self {
+        case .bytes(let bytes): bytes.count
+        case .file(let file): Int(file.size)
+        case .eventStream, .promised: 0
+        }
+    }
+
     /// The in-memory bytes (empty for files and streams).
     var bytes: [UInt8] {
         if case .bytes(let bytes) = self { return bytes }

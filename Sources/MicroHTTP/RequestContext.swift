@@ -13,6 +13,8 @@ final class RequestContext: Sendable {
     let started: ContinuousClock.Instant
     let state = Mutex(State())
     let bodies: RequestBodyBudget?
+    /// The client's `X-Request-ID` when usable, else one made for it (``RequestID``).
+    let requestID: String
 
     enum Phase {
         /// Headers in; the body (if any) arriving.
@@ -40,11 +42,15 @@ final class RequestContext: Sendable {
         var refusedForBudget = false
         /// The event stream this request opened, if any.
         var stream: EventStream?
+        /// Counted in `http_server_active_requests`: until its response is queued, or the
+        /// request ends without one.
+        var active = true
     }
 
     init(connection: ConnectionHandle, connectionID: UInt64, method: HTTPMethod, rawPath: String, chunked: Bool = true,
-         bodies: RequestBodyBudget? = nil) {
+         bodies: RequestBodyBudget? = nil, requestID: String = RequestID.make()) {
         self.connection = connection
+        self.requestID = requestID
         self.connectionID = connectionID
         self.method = method
         self.rawPath = rawPath

@@ -37,6 +37,8 @@ final class ServerCore: Sendable {
     let libraryThreadNiceness: Int32?
     /// Request bodies being read, against `Limits.maxRequestBodyTotalBytes`.
     let bodyBudget: RequestBodyBudget
+    /// Requests, refusals, streams and events, through swift-metrics.
+    let metrics: HTTPServerMetrics
     /// Streams off libmicrohttpd whose clients take nothing now (`EventStream+OwnSocket.swift`).
     let stalledStreams = StalledStreams()
 
@@ -96,8 +98,10 @@ final class ServerCore: Sendable {
     }
 
     init(handler: @escaping HTTPServer.Handler, immediateHandler: (@Sendable (Request) -> Response?)?,
-         logger: Logger, limits: Limits, watcher: HangupWatcher, libraryThreadNiceness: Int32? = nil) {
+         logger: Logger, limits: Limits, watcher: HangupWatcher, libraryThreadNiceness: Int32? = nil,
+         routeTemplate: @escaping @Sendable (HTTPMethod, String) -> String = { _, _ in "unknown" }) {
         self.libraryThreadNiceness = libraryThreadNiceness
+        self.metrics = HTTPServerMetrics(routeTemplate: routeTemplate)
         self.handler = handler
         self.immediateHandler = immediateHandler
         self.logger = logger
@@ -126,7 +130,7 @@ final class ServerCore: Sendable {
         Task { [handler, logger] in
             var response: Response
             do {
-                response = try await handler(request)
+                response = try await RequestID.$current.withValue(context.requestID) { try await handler(request) }
             } catch let error as HTTPError {
                 response = error.response
             } catch {
@@ -309,14 +313,17 @@ final class ServerCore: Sendable {
         let stream = EventStream(
             id: nextStreamID.wrappingAdd(1, ordering: .relaxed).oldValue,
             connection: connection, socket: socket, bufferLimit: limits.maxEventStreamBufferBytes, budget: streamBudget,
-            compression: gzip ? limits.eventStreamCompression : nil, chunked: chunked)
+            compression: gzip ? limits.eventStreamCompression : nil, chunked: chunked, metrics: metrics)
         let (accepted, hungUp) = registry.withLock { r -> (Bool, Bool) in
             guard !r.stopping && !r.draining else { return (false, false) }
             r.streams[stream.id] = stream
             r.connections[connectionID]?.stream = stream
             return (true, r.connections[connectionID]?.hungUp ?? false)
         }
-        if accepted { countsChanged() }
+        if accepted {
+            metrics.streamOpened(gzip: stream.isCompressed)
+            countsChanged()
+        }
         // The client left between sending the request and now: the watcher has reported it
         // already and will not again.
         if hungUp { stream.abort(.clientDisconnected) }
@@ -324,7 +331,9 @@ final class ServerCore: Sendable {
     }
 
     func streamEnded(_ stream: EventStream, defaultReason: EventStream.CloseReason) {
-        registry.withLock { _ = $0.streams.removeValue(forKey: stream.id) }
+        if registry.withLock({ $0.streams.removeValue(forKey: stream.id) }) != nil {
+            metrics.streamClosed(gzip: stream.isCompressed)
+        }
         stream.finish(default: defaultReason)
         // After the close handlers: whoever waits for the count sees what they did.
         countsChanged()

@@ -26,7 +26,9 @@ struct Serve: AsyncParsableCommand {
     var databaseURL: String?
 
     func run() async throws {
+        let metrics = PrometheusMetrics.bootstrap()
         try await options.serve { configuration, logger in
+            configuration.metricsExposition = metrics
             guard let databaseURL else { return }
             guard !options.memoryOnly else { throw ValidationError("--database-url and --memory-only exclude each other") }
             configuration.sessionStore = try await PostgresSessionStore(url: databaseURL, eventLogCapacity: configuration.eventLogCapacity,

@@ -88,6 +88,7 @@ extension WebApp {
     /// starts it; what it sheds is logged, once per round that shed something.
     func startMemoryGovernor(streams budget: EventStreamBudget, bodies: @escaping @Sendable () -> Int) {
         streamBudget.withLock { $0 = budget }
+        metricsState.bodies.withLock { $0 = bodies }
         guard memory.limit > 0 else { return }
         memory.registerPart("bodies", bytes: bodies)
         memory.register(.slowStreams) { excess in
@@ -105,6 +106,7 @@ extension WebApp {
         }
         let said = Mutex(Said())
         memory.observe { shed, before, after, pressure in
+            WebApp.recordShed(shed)
             let line = said.withLock { said -> String? in
                 for (step, count) in shed { said.shed[step, default: 0] += count }
                 let now = ContinuousClock.now

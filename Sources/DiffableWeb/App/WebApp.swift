@@ -44,6 +44,8 @@ public final class WebApp: Sendable {
     let streamBudget = Mutex<EventStreamBudget?>(nil)
     /// What streams admitted and not yet open will cost (``StreamReservation``).
     let streamReservations = StreamReservation.Total()
+    /// What `/metrics` reads besides the app's state (``MetricsState``).
+    let metricsState = MetricsState()
 
     public init(configuration: WebConfiguration, logger: Logger = Logger(label: "DiffableWeb")) async throws {
         self.configuration = configuration
@@ -108,6 +110,7 @@ public final class WebApp: Sendable {
             healthy = writer.text
         }
         healthResponse = Response.json(Data(healthy.utf8), headers: ["Cache-Control": "no-store"])
+        WebMetrics.prepare(lists: demos.map(\.name))
         guard let document = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
             throw ConfigurationError.missingResource("openapi.json")
         }
@@ -130,6 +133,9 @@ public final class WebApp: Sendable {
         guard request.method == .get || request.method == .head, let first = request.pathSegments.first else { return nil }
         if first == "healthz", request.pathSegments.count == 1 { return secured(healthResponse) }
         if first == "healthz", request.pathSegments.count == 2, request.pathSegments[1] == "memory" { return secured(memoryResponse()) }
+        if first == "metrics", request.pathSegments.count == 1 {
+            return secured(metricsResponse() ?? errorResponse(HTTPError(.notFound, message: "This server exports no metrics"), for: request))
+        }
         // A new stream the process has no memory for is refused here, before a session is made
         // for it or a task runs: a crowd of them costs the server's thread a few µs each.
         if request.method == .get, request.pathSegments.last == "events", let refusal = streamAdmissionError() {
@@ -151,6 +157,7 @@ public final class WebApp: Sendable {
                     try? await Task.sleep(for: self.configuration.heartbeatInterval)
                     if Task.isCancelled { break }
                     let expired = maintenance.round().expired
+                    self.recordGauges()
                     if expired > 0 { self.logger.debug("expired \(expired) idle sessions") }
                 }
             }

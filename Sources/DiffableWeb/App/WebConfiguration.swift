@@ -107,6 +107,11 @@ public struct WebConfiguration: Sendable {
     public var heavyWorkWaitingPerSession = 8
     public var heavyWorkWaitingTotal = 256
 
+    /// The metrics backend's text exposition (Prometheus' format), served as `GET /metrics`:
+    /// given by an executable that bootstrapped a backend that can be scraped (`nil`: `/metrics`
+    /// answers 404). The library records through swift-metrics and bootstraps nothing.
+    public var metricsExposition: (@Sendable () -> [UInt8])?
+
     public init(publicDirectory: String, templatesDirectory: String, demos: [DemoDescriptor]) {
         self.publicDirectory = publicDirectory
         self.templatesDirectory = templatesDirectory

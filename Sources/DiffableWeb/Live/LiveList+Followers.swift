@@ -53,6 +53,9 @@ extension LiveList {
         let layout = layout(version: version, snapshot: snapshot, container: window.container)
         var follower = Follower(stream: stream, id: RandomHex.digits(16), window: window, version: version,
                                 contentSize: WireSize(layout.contentSize))
+        // A reconnection: served from the log, or a snapshot because the log moved on (or the
+        // id is of another epoch: a restart, a list made again).
+        if lastEventID != nil { WebMetrics.resumed(replayed: missed != nil) }
         var sends: [Send] = []
         var sequence = windowSequence
         if let missed {

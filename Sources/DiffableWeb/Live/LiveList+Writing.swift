@@ -84,7 +84,7 @@ extension LiveList {
                        retire(because: "\(error)", storage: storage)
                    }
                }) {
-                return try result.get()
+                return try applied(result)
             }
             do {
                 try await receipt.wait()
@@ -96,7 +96,14 @@ extension LiveList {
                 throw ListStoreError.saveFailed("\(error)")
             }
         }
-        return try result.get()
+        return try applied(result)
+    }
+
+    /// A write's result, counted (`diffableweb_list_writes_total`) when it succeeded.
+    private func applied<T>(_ result: Result<T, any Error>) throws -> T {
+        let value = try result.get()
+        WebMetrics.listWritten(name)
+        return value
     }
 
     /// Catches up (when given what another process wrote), runs `body` in a transaction that

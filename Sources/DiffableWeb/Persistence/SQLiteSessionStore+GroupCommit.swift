@@ -59,6 +59,7 @@ extension SQLiteSessionStore {
     private func commit(_ batch: [CommitQueue.Waiting], failed: Set<ListKey>, on connection: SQLiteConnection)
         -> (results: [Result<Void, any Error>], failed: Set<ListKey>) {
         let refused = batch.map { failed.contains($0.key) }
+        let started = ContinuousClock.now
         do {
             var trims: [(ListKey, Int)] = []
             try connection.transaction {
@@ -70,6 +71,7 @@ extension SQLiteSessionStore {
             for (key, version) in trims { trim(key, through: version) }
             commits.add(1, ordering: .relaxed)
             writesSaved.add(refused.count { !$0 }, ordering: .relaxed)
+            WebMetrics.storeCommitted(.sqlite, saves: refused.count { !$0 }, duration: ContinuousClock.now - started)
             return (zip(batch, refused).map { item, refused in refused ? .failure(Self.earlierFailure(item.key)) : .success(()) }, [])
         } catch {
             let saving = refused.count { !$0 }

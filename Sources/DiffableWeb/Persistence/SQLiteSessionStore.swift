@@ -121,6 +121,15 @@ final class SQLiteSessionStore: SessionStore {
         }
     }
 
+    func sessionCount() async throws -> Int? {
+        try await database.perform { connection in
+            try connection.query("SELECT count(*) FROM sessions").first?.first.flatMap { value -> Int? in
+                if case .integer(let count) = value { return Int(count) }
+                return nil
+            }
+        }
+    }
+
     /// Marks sessions as seen now, in one transaction.
     func touchSessions(_ ids: [SessionID]) async throws {
         guard !ids.isEmpty else { return }

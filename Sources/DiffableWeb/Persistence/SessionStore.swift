@@ -68,9 +68,13 @@ public protocol SessionStore: Sendable {
     func observeChanges(connected: @escaping @Sendable () -> Void, changed: @escaping @Sendable (ListKey, Int) -> Void)
     /// Ends connections and background work.
     func close() async
+    /// How many sessions the store holds (`diffableweb_sessions{location="store"}`), or `nil`
+    /// when it cannot say (the default).
+    func sessionCount() async throws -> Int?
 }
 
 extension SessionStore {
+    public func sessionCount() async throws -> Int? { nil }
     public func announceWrite() -> IncomingWrite? { nil }
     public func touchSessions(_ ids: [SessionID]) async throws {}
     public func observeChanges(connected: @escaping @Sendable () -> Void, changed: @escaping @Sendable (ListKey, Int) -> Void) {}

@@ -86,6 +86,10 @@ extension WebApp {
         case 1 where segments[0] == "healthz":
             try allow(request, ["GET", "HEAD"])
             return healthResponse
+        case 1 where segments[0] == "metrics":
+            try allow(request, ["GET", "HEAD"])
+            guard let metrics = metricsResponse() else { throw HTTPError(.notFound, message: "This server exports no metrics") }
+            return metrics
         case 2 where segments[0] == "__test" && segments[1] == "drop-streams" && configuration.testHooks:
             try allow(request, ["POST"])
             closeAllStreams()

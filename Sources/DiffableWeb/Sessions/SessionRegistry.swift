@@ -194,7 +194,10 @@ final class SessionRegistry: Sendable {
             state.shared[session.shareID] = session.id
             return (session, victim)
         }
-        evicted?.closeStreams()
+        if let evicted {
+            evicted.closeStreams()
+            WebMetrics.evicted(.capacity)
+        }
         return live
     }
 
@@ -226,6 +229,7 @@ final class SessionRegistry: Sendable {
             return (expired, Array(state.seenSinceSweep))
         }
         for session in expired { session.closeStreams() }
+        WebMetrics.evicted(.idle, count: expired.count)
         if let store {
             let (idle, logger) = (idleTimeout, logger)
             storeSweep.withLock { last in
@@ -301,6 +305,7 @@ final class SessionRegistry: Sendable {
         let held = victim.memory.usedBytes
         victim.closeStreams()
         memoryEvictions.add(1, ordering: .relaxed)
+        WebMetrics.evicted(.memory)
         return held
     }
 

@@ -100,8 +100,12 @@ final class HeavyWork: Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                let queued = ContinuousClock.now
                 let job = Job(id: id, owner: owner,
-                              run: { continuation.resume(with: Result(catching: work)) },
+                              run: {
+                                  WebMetrics.heavyReadWaited(ContinuousClock.now - queued)
+                                  continuation.resume(with: Result(catching: work))
+                              },
                               abandon: { continuation.resume(throwing: Self.abandoned) })
                 let (refusal, startThread) = state.withLock { s in enqueue(job, &s) }
                 if let refusal {
