@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -68,7 +69,8 @@ let package = Package(
         .target(
             name: "MicroHTTP",
             dependencies: ["CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "CoreMetrics", package: "swift-metrics")]
+                           .product(name: "CoreMetrics", package: "swift-metrics"),
+                           .product(name: "Tracing", package: "swift-distributed-tracing")]
         ),
         // Sessions, the changeset stream, pages, demos: composes the three above.
         .target(
@@ -77,6 +79,7 @@ let package = Package(
                 "DiffableDataSources", "CompositionalLayout", "MicroHTTP", "CSQLite", "CMalloc", "ProcessMemory",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             exclude: ["Resources/mountains-SOURCES.md"],
@@ -132,12 +135,18 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: [
             "MicroHTTP", "CMicroHTTPD", "CZlib", "HTTPTestSupport", "SeededRandom",
             .product(name: "MetricsTestKit", package: "swift-metrics"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ]),
         .testTarget(name: "DiffableWebCommandsTests", dependencies: [
             "DiffableWebCommands", "DiffableWeb", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
-        .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom", "CMalloc"]),
+        .testTarget(name: "DiffableWebTests", dependencies: [
+            "DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom", "CMalloc",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+        ]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         // The PostgreSQL store against a private PostgreSQL (initdb in a temporary directory).
         .testTarget(name: "DiffableWebPostgresTests", dependencies: [

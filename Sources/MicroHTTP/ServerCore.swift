@@ -39,6 +39,8 @@ final class ServerCore: Sendable {
     let bodyBudget: RequestBodyBudget
     /// Requests, refusals, streams and events, through swift-metrics.
     let metrics: HTTPServerMetrics
+    /// The requests' spans, when a tracer is set up.
+    let tracing = RequestTracing()
     /// Streams off libmicrohttpd whose clients take nothing now (`EventStream+OwnSocket.swift`).
     let stalledStreams = StalledStreams()
 
@@ -127,10 +129,14 @@ final class ServerCore: Sendable {
             context.deliver(Self.serverStopping.response)
             return
         }
-        Task { [handler, logger] in
+        Task { [handler, logger, tracing, metrics] in
             var response: Response
             do {
-                response = try await RequestID.$current.withValue(context.requestID) { try await handler(request) }
+                response = try await RequestID.$current.withValue(context.requestID) {
+                    try await tracing.traced(request, route: metrics.route(request.method, request.rawPath), requestID: context.requestID) {
+                        try await handler(request)
+                    }
+                }
             } catch let error as HTTPError {
                 response = error.response
             } catch {

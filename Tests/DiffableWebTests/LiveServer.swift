@@ -20,6 +20,7 @@ struct LiveServer: Sendable {
         // cover the cap).
         configuration.limits.maxConnectionsPerAddress = 0
         configuration.immediateHandler = { app.immediateResponse($0) }
+        configuration.routeTemplate = { WebApp.routeTemplate(method: $0, rawPath: $1) }
         let server = try HTTPServer(configuration: configuration, logger: quietLogger) { await app.respond($0) }
         try server.start()
         let live = LiveServer(app: app, server: server)

@@ -15,7 +15,8 @@ extension LiveList {
     /// Starts a stream with its viewport: replays what the client missed since `lastEventID`
     /// (identifiers only) and then its window afresh, or sends a `snapshot`; then every later
     /// event. The first event is sent by the writer, in order with every other.
-    func attach(_ stream: EventStream, window: StreamWindow?, lastEventID: String?) {
+    /// `trace`: the span context of the request that opened it (its first event's span is a child).
+    func attach(_ stream: EventStream, window: StreamWindow?, lastEventID: String?, trace: Spans.Trace? = nil) {
         stream.onClose { [weak self, weak stream] _ in
             guard let self, let stream else { return }
             let closed = self.state.withLock { state -> (count: Int, id: String)? in
@@ -27,7 +28,14 @@ extension LiveList {
             self.reportClosed([closed.id])
         }
         Task {
-            try? await writer.run { self.open(stream, window: window, lastEventID: lastEventID) }
+            let open = { [self] in
+                try? await writer.run {
+                    Spans.traced(lastEventID == nil ? "stream open" : "stream replay", list: self.name) {
+                        self.open(stream, window: window, lastEventID: lastEventID)
+                    }
+                }
+            }
+            if let trace { await trace.run(open) } else { await open() }
         }
     }
 

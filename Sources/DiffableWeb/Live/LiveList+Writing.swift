@@ -31,6 +31,10 @@ extension LiveList {
     ///   (``ListStoreError/lostRace(_:)``: another process saved first; the request may run
     ///   again on the list made again).
     private func write<T: Sendable>(edit: Bool = false, _ body: @Sendable (ListTransaction) throws -> T) async throws -> T {
+        try await Spans.traced("list write", list: name) { try await writeUntraced(edit: edit, body) }
+    }
+
+    private func writeUntraced<T: Sendable>(edit: Bool, _ body: @Sendable (ListTransaction) throws -> T) async throws -> T {
         typealias Saving = (ticket: EventOutbox<Send>.Ticket, receipt: SaveReceipt, storage: ListStorage)
         // On its way from before it waits for the writer (from the start of its request, when
         // the request announced it): a store committing in groups waits for it.
@@ -41,7 +45,7 @@ extension LiveList {
             let ticket = self.outbox.hold()
             guard let storage = self.storage else {
                 let (result, publication) = try self.run(body, edit: edit, missed: nil)
-                self.commit(publication, ticket: ticket)
+                Spans.traced("publish", list: self.name) { self.commit(publication, ticket: ticket) }
                 self.outbox.ready(ticket)
                 return (result, nil)
             }
@@ -50,16 +54,18 @@ extension LiveList {
             var before: UndoPoint?
             let position = self.position
             do {
-                let ((result, publication), receipt) = try await storage.store.write(storage.key, from: position, { missed in
-                    let (result, publication) = try self.run(body, edit: edit, missed: missed)
-                    return ((result, publication), self.storedWrite(of: publication))
-                }, undo: { step in
-                    switch step {
-                    case .mark: before = UndoPoint(self)
-                    case .restore: before?.restore(self)
-                    }
-                })
-                self.commit(publication, ticket: ticket)
+                let ((result, publication), receipt) = try await Spans.traced("store save", list: self.name) {
+                    try await storage.store.write(storage.key, from: position, { missed in
+                        let (result, publication) = try self.run(body, edit: edit, missed: missed)
+                        return ((result, publication), self.storedWrite(of: publication))
+                    }, undo: { step in
+                        switch step {
+                        case .mark: before = UndoPoint(self)
+                        case .restore: before?.restore(self)
+                        }
+                    })
+                }
+                Spans.traced("publish", list: self.name) { self.commit(publication, ticket: ticket) }
                 return (result, (ticket, receipt, storage))
             } catch {
                 self.outbox.discard(ticket)
@@ -87,7 +93,7 @@ extension LiveList {
                 return try applied(result)
             }
             do {
-                try await receipt.wait()
+                try await Spans.traced("store save", list: name) { try await receipt.wait() }
                 outbox.ready(ticket)
             } catch {
                 outbox.discard(ticket)

@@ -26,10 +26,13 @@ extension WebApp {
         // EventSource sends Last-Event-ID itself; a client that re-creates its EventSource
         // passes it in the query instead.
         let lastEventID = request.lastEventID ?? request.query["lastEventId"]
+        // The stream opens on the server's thread, after this request's span: its first
+        // event (a replay or a snapshot) is traced under the request that asked for it.
+        let trace = Spans.Trace.current
         return Response.eventStream { [heartbeats] stream in
             reservation.release()
             heartbeats.add(stream)
-            list.attach(stream, window: window, lastEventID: lastEventID)
+            list.attach(stream, window: window, lastEventID: lastEventID, trace: trace)
         }.with(cookie)
     }
 
