@@ -26,6 +26,7 @@ struct Serve: AsyncParsableCommand {
     var databaseURL: String?
 
     func run() async throws {
+        try options.bootstrapLogging()
         try await options.serve { configuration, logger in
             guard let databaseURL else { return }
             guard !options.memoryOnly else { throw ValidationError("--database-url and --memory-only exclude each other") }

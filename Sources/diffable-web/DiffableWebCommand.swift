@@ -27,6 +27,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         if databaseURL != nil { throw ValidationError(PostgresBuild.missing) }
+        try options.bootstrapLogging()
         try await options.serve()
     }
 }
