@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Pure Swift: snapshots, section snapshots, the diff, the data source.
@@ -67,13 +68,15 @@ let package = Package(
             name: "MicroHTTP",
             dependencies: ["CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log")]
         ),
-        // Sessions, the changeset stream, pages, demos: composes the three above.
+        // Sessions, the changeset stream, pages, demos: composes the three above. Its long-lived
+        // work runs as swift-service-lifecycle services (which bring swift-async-algorithms, not SwiftNIO).
         .target(
             name: "DiffableWeb",
             dependencies: [
                 "DiffableDataSources", "CompositionalLayout", "MicroHTTP", "CSQLite", "CMalloc", "ProcessMemory",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["Resources/mountains-SOURCES.md"],
             resources: [.copy("Resources/mountains.csv"), .copy("Resources/openapi.json")]
