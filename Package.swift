@@ -89,6 +89,7 @@ let package = Package(
                 "DiffableWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The command line, shared by both executables: serve's flags, the client commands.
