@@ -131,7 +131,10 @@ let package = Package(
         .testTarget(name: "DiffableWebCommandsTests", dependencies: [
             "DiffableWebCommands", "DiffableWeb", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "DiffableWebTests", dependencies: ["DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom", "CMalloc"]),
+        .testTarget(name: "DiffableWebTests", dependencies: [
+            "DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom", "CMalloc",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         // The PostgreSQL store against a private PostgreSQL (initdb in a temporary directory).
         .testTarget(name: "DiffableWebPostgresTests", dependencies: [
