@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Pure Swift: snapshots, section snapshots, the diff, the data source.
@@ -72,7 +73,8 @@ let package = Package(
                            .product(name: "CoreMetrics", package: "swift-metrics"),
                            .product(name: "Tracing", package: "swift-distributed-tracing")]
         ),
-        // Sessions, the changeset stream, pages, demos: composes the three above.
+        // Sessions, the changeset stream, pages, demos: composes the three above. Its long-lived
+        // work runs as swift-service-lifecycle services (which bring swift-async-algorithms, not SwiftNIO).
         .target(
             name: "DiffableWeb",
             dependencies: [
@@ -81,6 +83,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["Resources/mountains-SOURCES.md"],
             resources: [.copy("Resources/mountains.csv"), .copy("Resources/openapi.json")]
@@ -93,6 +96,7 @@ let package = Package(
                 "DiffableWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The command line, shared by both executables: serve's flags, the client commands.
@@ -146,6 +150,7 @@ let package = Package(
             "DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom", "CMalloc",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         // The PostgreSQL store against a private PostgreSQL (initdb in a temporary directory).

@@ -24,6 +24,9 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     public var logLevel: String = "info"
 
+    @Option(help: "Log lines on standard error: text (one line for people) or json (one JSON object a line, for collectors).")
+    public var logFormat: String = LogFormat.text.rawValue
+
     @Option(help: "At most this many sessions are kept.")
     public var maxSessions = 10_000
 
@@ -117,22 +120,21 @@ public struct ServeOptions: ParsableArguments {
 
     public init() {}
 
-    /// Starts logging at `--log-level`, builds the configuration, lets `customize` change it
-    /// (the PostgreSQL build sets its store there), and serves until SIGTERM/SIGINT.
+    /// Builds the configuration, lets `customize` change it (the PostgreSQL build sets its
+    /// store there), and serves until SIGTERM/SIGINT. Logging is the executable's to start, once,
+    /// before this (``bootstrapLogging()``): a library never bootstraps it.
     public func serve(customize: (inout WebConfiguration, Logger) async throws -> Void = { _, _ in }) async throws {
-        guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
-            throw ValidationError("Unknown log level \(logLevel)")
-        }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        _ = try level()
         let logger = Logger(label: "diffable-web")
         var configuration = try configuration(logger: logger)
         try await customize(&configuration, logger)
         try await WebApp.serve(configuration, host: host, port: port, limits: try limits(),
                                shutdownGrace: .milliseconds(Int(max(0, shutdownGrace) * 1000)), logger: logger)
+    }
+
+    public func validate() throws {
+        _ = try level()
+        _ = try format()
     }
 
     /// The server's configuration from the flags (the session store: SQLite in `--state-dir`,

@@ -2,6 +2,7 @@ import DiffableWeb
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 
 /// Sessions in a PostgreSQL database that several server processes share (postgres-nio, a
@@ -29,7 +30,19 @@ import Synchronization
 /// A save notifies the channel `diffable_web` with `<process> <session> <demo> <version>`:
 /// the other processes that follow that list read what they missed from the tables and send
 /// it to their streams.
-public final class PostgresSessionStore: SessionStore {
+///
+/// # Running
+/// The store is a ServiceLifecycle `Service`: its pool of connections and its listening
+/// connection live while ``run()`` runs. Its initializer only checks the database and brings the
+/// schema up to date, on a connection of its own (closed again): a database that cannot be
+/// reached stops a start before the port opens. ``WebApp/services(server:shutdownGrace:)`` puts
+/// it first in the group, so that it stops last, after the app closed.
+/// ```swift
+/// let store = try await PostgresSessionStore(url: "postgres://app@db/app", logger: logger)
+/// configuration.sessionStore = store
+/// try await WebApp.serve(configuration)   // runs the store's service in its group
+/// ```
+public final class PostgresSessionStore: SessionStore, Service {
     static let channel = "diffable_web"
     let eventLogCapacity: Int
     /// This process, in notifications (its own are ignored).
@@ -37,7 +50,9 @@ public final class PostgresSessionStore: SessionStore {
     let client: PostgresClient
     let listenConfiguration: PostgresConnection.Configuration
     let logger: Logger
-    let tasks = Mutex<[Task<Void, Never>]>([])
+    let listening = Mutex(Listening())
+    /// Finished by ``close()``: the listening connection ends.
+    let closed = AsyncStream<Void>.makeStream()
     let conflictCount = Atomic<Int>(0)
     let pipelines = Mutex(SavePipelines())
     let mergedCount = Atomic<Int>(0)
@@ -56,8 +71,9 @@ public final class PostgresSessionStore: SessionStore {
     /// the database failed), and their requests refused, since this store opened.
     public var refusedWrites: Int { refusedCount.load(ordering: .relaxed) }
 
-    /// Connects to `url` (`postgres://user[:password]@host[:port]/database`, TLS with
-    /// `?sslmode=require`), and brings the schema up to this build's.
+    /// Checks `url` (`postgres://user[:password]@host[:port]/database`, TLS with
+    /// `?sslmode=require`) and brings the schema up to this build's, on a connection of its own.
+    /// Queries wait until ``run()`` runs the pool.
     /// - Throws: for a malformed URL, a database that cannot be reached, or a schema newer
     ///   than this build knows.
     public init(url: String, eventLogCapacity: Int = 64, logger: Logger) async throws {
@@ -100,8 +116,17 @@ public final class PostgresSessionStore: SessionStore {
             let reason = (cause as? PostgresStoreError)?.description ?? String(reflecting: cause)
             throw PostgresStoreError(description: "cannot use the database at \(host):\(components.port ?? 5432)/\(database): \(reason)")
         }
-        let client = self.client
-        tasks.withLock { $0.append(Task { await client.run() }) }
+    }
+
+    /// Runs the pool of connections and the listening connection (``observeChanges(connected:changed:)``)
+    /// until graceful shutdown or cancellation; the listening connection ends sooner when the
+    /// store closes. Call once.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            // postgres-nio's own service: it ends on graceful shutdown, and cancelled.
+            group.addTask { await self.client.run() }
+            group.addTask { await cancelWhenGracefulShutdown { await self.listenUntilClosed() } }
+        }
     }
 
     // MARK: Sessions
@@ -148,9 +173,10 @@ public final class PostgresSessionStore: SessionStore {
         try await client.query("UPDATE sessions SET seen_at = now() WHERE id = ANY(\(ids.map(\.value))::text[])", logger: logger)
     }
 
+    /// Ends the listening connection; the pool ends with ``run()`` (the store's service stops
+    /// after the app's close).
     public func close() async {
-        let tasks = self.tasks.withLock { tasks in defer { tasks.removeAll() }; return tasks }
-        for task in tasks { task.cancel() }
+        closed.continuation.finish()
     }
 }
 

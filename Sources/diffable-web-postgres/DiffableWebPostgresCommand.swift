@@ -26,6 +26,7 @@ struct Serve: AsyncParsableCommand {
     var databaseURL: String?
 
     func run() async throws {
+        try options.bootstrapLogging()
         let metrics = PrometheusMetrics.bootstrap()
         try await options.serve { configuration, logger in
             configuration.metricsExposition = metrics

@@ -27,6 +27,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         if databaseURL != nil { throw ValidationError(PostgresBuild.missing) }
+        try options.bootstrapLogging()
         let metrics = PrometheusMetrics.bootstrap()
         try await options.serve { configuration, _ in configuration.metricsExposition = metrics }
     }

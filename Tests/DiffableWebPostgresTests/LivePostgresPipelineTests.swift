@@ -27,17 +27,17 @@ struct LivePostgresPipelineTests {
     private func withTwoStores(_ body: (PostgresSessionStore, PostgresSessionStore) async throws -> Void) async throws {
         let server = try await PrivatePostgres.start()
         defer { server.stop() }
-        let one = try await PostgresSessionStore(url: server.url, logger: Self.logger)
-        let two = try await PostgresSessionStore(url: server.url, logger: Self.logger)
+        let one = try await PostgresSessionStore.started(url: server.url, logger: Self.logger)
+        let two = try await PostgresSessionStore.started(url: server.url, logger: Self.logger)
         do {
             try await body(one, two)
         } catch {
-            await one.close()
-            await two.close()
+            await one.stop()
+            await two.stop()
             throw error
         }
-        await one.close()
-        await two.close()
+        await one.stop()
+        await two.stop()
     }
 
     private func makeApp(_ store: PostgresSessionStore) async throws -> WebApp {
@@ -95,7 +95,7 @@ struct LivePostgresPipelineTests {
     func concurrentWritersMerge() async throws {
         let server = try await PrivatePostgres.start()
         defer { server.stop() }
-        let store = try await PostgresSessionStore(url: server.url, logger: Self.logger)
+        let store = try await PostgresSessionStore.started(url: server.url, logger: Self.logger)
         store.pipelines.withLock { $0.warmUp = .zero }  // pipelined from the first write
         let app = try await makeApp(store)
         let cookie = try await newSession(app)
@@ -115,12 +115,12 @@ struct LivePostgresPipelineTests {
         let saved = try #require(try await store.list(key))
         #expect(saved.version == first.version + writers * each)
         #expect(saved.sections.first?.items == list.dataSource.snapshot().itemIdentifiers)
-        await store.close()
-        let reopened = try await PostgresSessionStore(url: server.url, logger: Self.logger)
+        await store.stop()
+        let reopened = try await PostgresSessionStore.started(url: server.url, logger: Self.logger)
         let again = try #require(try await reopened.list(key))
         #expect(again.version == saved.version && again.sections == saved.sections)
         #expect(again.sections.first?.items.count == (first.sections.first?.items.count ?? 0) + writers * each)
-        await reopened.close()
+        await reopened.stop()
     }
 
     @Test("two processes writing one list at once: nothing answered is lost, the versions are one chain, a write whose save lost runs again (a refused one is a 503 that says try again)")

@@ -59,8 +59,8 @@ struct LivePostgresStoreTests {
     private func withTwoProcesses(serial: Bool = false, _ body: (PostgresSessionStore, PostgresSessionStore, PrivatePostgres) async throws -> Void) async throws {
         let server = try await PrivatePostgres.start()
         defer { server.stop() }
-        let first = try await PostgresSessionStore(url: server.url, eventLogCapacity: 64, logger: Self.logger)
-        let second = try await PostgresSessionStore(url: server.url, eventLogCapacity: 64, logger: Self.logger)
+        let first = try await PostgresSessionStore.started(url: server.url, eventLogCapacity: 64, logger: Self.logger)
+        let second = try await PostgresSessionStore.started(url: server.url, eventLogCapacity: 64, logger: Self.logger)
         if serial {
             for store in [first, second] { store.wroteElsewhere(Self.key, at: .now + .seconds(3_600)) }
         }
@@ -70,12 +70,12 @@ struct LivePostgresStoreTests {
             #expect(try await first.createList(Self.key, empty) == nil)
             try await body(first, second, server)
         } catch {
-            await first.close()
-            await second.close()
+            await first.stop()
+            await second.stop()
             throw error
         }
-        await first.close()
-        await second.close()
+        await first.stop()
+        await second.stop()
     }
 
     private func append(_ item: String, to list: inout ModelList, on store: PostgresSessionStore,

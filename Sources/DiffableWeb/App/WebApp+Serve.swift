@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import MicroHTTP
-import Synchronization
+import ServiceLifecycle
 
 extension WebApp {
     /// Serves `configuration`'s demos on libmicrohttpd until SIGINT or SIGTERM, then stops
@@ -31,90 +31,28 @@ extension WebApp {
             await app.respond(request)
         }
         try server.start()
-        app.startMemoryGovernor(streams: server.eventStreamBudget, bodies: { server.requestBodyBytes })
         logger.info("DiffableWeb on http://\(host):\(server.port)/ (public: \(configuration.publicDirectory), templates: \(configuration.templatesDirectory))")
         FileHandle.standardOutput.write(Data("Listening on http://\(host):\(server.port)/\n".utf8))
 
-        let maintenance = Task { await app.runMaintenance() }
-        let stopping = Mutex<Task<Void, Never>?>(nil)
-        await Signals.waitForTermination {
-            // On the signal's own thread: requests after the signal get 503 from now on.
-            server.beginShutdown(gracePeriod: shutdownGrace)
-            logger.info("stopping")
-            maintenance.cancel()
-            app.memory.stop()
-            // Work still running at the end of the grace period is abandoned: the process exits
-            // at the latest this long after the signal (a change answered 2xx was saved before
-            // its answer).
-            let closed = Signals.Flag()
-            Signals.exitLater(after: shutdownGrace + .milliseconds(750), unless: closed, logger: logger)
-            // The stop's own steps run on a thread of their own: under CPU load (every thread of
-            // the cooperative pool in a long handler) a task on the pool may wait for seconds.
-            let executor = DedicatedThreadExecutor(name: "diffable-web.stop")
-            stopping.withLock {
-                $0 = Task(executorPreference: executor, priority: .high) {
-                    // Streams end cleanly (chunked terminator), in-flight requests get the grace
-                    // period, and the server logs what it closed, finished and cut.
-                    await server.shutdown(gracePeriod: shutdownGrace)
-                    await app.close()
-                    closed.set()
-                    // Handlers abandoned at the deadline may still hold the pool, and with it
-                    // the return from `main`: the work is done, so the process ends here.
-                    exit(0)
-                }
-            }
-        }
-        await stopping.withLock { $0 }?.value
-    }
-}
-
-/// Waits for SIGINT or SIGTERM.
-enum Signals {
-    /// Returns after SIGINT or SIGTERM, once `onSignal` ran: on a serial queue of its own (its
-    /// own thread, whatever the cooperative pool is doing), once, for the first signal.
-    static func waitForTermination(onSignal: @escaping @Sendable () -> Void = {}) async {
-        let queue = DispatchQueue(label: "diffable-web.signals")
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: number, queue: queue)
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = Once(continuation)
-            for source in sources {
-                source.setEventHandler { once.resume(after: onSignal) }
-                source.resume()
-            }
-        }
-        for source in sources { source.cancel() }
-    }
-
-    /// A flag set once, readable from any thread.
-    final class Flag: Sendable {
-        private let value = Atomic<Bool>(false)
-        func set() { value.store(true, ordering: .releasing) }
-        var isSet: Bool { value.load(ordering: .acquiring) }
-    }
-
-    /// Ends the process `delay` from now unless `done` is set by then (a thread of its own).
-    static func exitLater(after delay: Duration, unless done: Flag, logger: Logger) {
-        let (seconds, attoseconds) = delay.components
-        let interval = Double(seconds) + Double(attoseconds) / 1e18
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: interval)
-            guard !done.isSet else { return }
-            logger.warning("the stop did not finish in time: exiting with work still running")
-            exit(0)
-        }
-    }
-
-    /// Resumes a continuation at most once, whichever signal comes first.
-    final class Once: Sendable {
-        private let continuation: Mutex<CheckedContinuation<Void, Never>?>
-        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
-        func resume(after first: () -> Void = {}) {
-            guard let continuation = self.continuation.withLock({ $0.take() }) else { return }
-            first()
-            continuation.resume()
+        // One lifecycle: the server, the maintenance rounds, the memory governor, the app's
+        // close and the store's own service (PostgreSQL), stopped in that order on SIGTERM or
+        // SIGINT (`services(server:shutdownGrace:)`).
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: app.services(server: server, shutdownGrace: shutdownGrace),
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        // What the group cannot do under CPU load: 503s at once, and an exit bounded by the
+        // grace period (see `PromptStop`).
+        let prompt = PromptStop.install(server: server, shutdownGrace: shutdownGrace, logger: logger)
+        // The group (an actor) and the services' waiting run on a thread of their own, not on
+        // the cooperative pool: when every pool thread runs a long handler, the stop's steps
+        // (the server's report, then the store closed) still run in order and in time.
+        let executor = DedicatedThreadExecutor(name: "diffable-web.lifecycle")
+        try await withTaskExecutorPreference(executor) {
+            try await group.run()
+            prompt.finished()
+            // Handlers abandoned at the deadline may still hold the pool, and with it the
+            // return from `main`: the work is done, so the process ends here.
+            if prompt.signalled { exit(0) }
         }
     }
 }

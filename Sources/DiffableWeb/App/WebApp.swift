@@ -36,8 +36,9 @@ public final class WebApp: Sendable {
     /// Every open stream's heartbeat, spread over the interval (run by ``runMaintenance()``).
     let heartbeats: HeartbeatSchedule
     /// The process's memory against `configuration.memoryLimitBytes`: what sheds load as RSS
-    /// nears it, and refuses growth past it. Started by ``serve(_:host:port:limits:shutdownGrace:logger:)``
-    /// (an app serving itself calls `memory.start()`), with the streams' step registered there.
+    /// nears it, and refuses growth past it. Started, with the server's streams' step, by the
+    /// memory service of ``services(server:shutdownGrace:)`` (which ``serve(_:host:port:limits:shutdownGrace:logger:)``
+    /// runs); an app serving itself without them calls `memory.start()`.
     public let memory: MemoryGovernor
     /// The server's event-stream budget, once ``serve(_:host:port:limits:shutdownGrace:logger:)``
     /// gave it (for `/healthz/memory`).
