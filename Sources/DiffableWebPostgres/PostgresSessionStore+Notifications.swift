@@ -24,14 +24,19 @@ extension PostgresSessionStore {
             listening.observers.append(.init(connected: connected, changed: changed))
             return listening.connected
         }
+        observed.continuation.yield()
         if isConnected { connected() }
     }
 
-    /// Listens on the channel until the store closes or the task is cancelled, reconnecting
-    /// (with a growing pause, up to 2 s) when the connection fails.
+    /// Once someone observes the store's changes, listens on the channel until the store
+    /// closes or the task is cancelled, reconnecting (with a growing pause, up to 2 s) when the
+    /// connection fails.
     func listenUntilClosed() async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.listen() }
+            group.addTask {
+                for await _ in self.observed.stream { break }
+                await self.listen()
+            }
             group.addTask { for await _ in self.closed.stream {} }
             await group.next()
             group.cancelAll()

@@ -53,6 +53,10 @@ public final class PostgresSessionStore: SessionStore, Service {
     let listening = Mutex(Listening())
     /// Finished by ``close()``: the listening connection ends.
     let closed = AsyncStream<Void>.makeStream()
+    /// Yields when the first observer registers (``observeChanges(connected:changed:)``): the
+    /// listening connection opens then, not before (a store nobody observes does not listen,
+    /// and does not turn its lists' writes serial on other processes' saves).
+    let observed = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     let conflictCount = Atomic<Int>(0)
     let pipelines = Mutex(SavePipelines())
     let mergedCount = Atomic<Int>(0)
