@@ -8,7 +8,7 @@ extension LayoutResult {
     /// The browser measures the cells in its window and reports their sizes; the server keeps one
     /// result per list and width and applies each batch here. A vertical section holding measured
     /// items keeps its group template, the groups solved again with their measurements, and a sum
-    /// tree of how much longer each of those is than the template (``MeasuredGroups``): a
+    /// tree of how much longer each of those is than the template (the internal `MeasuredGroups`): a
     /// measurement costs one group solve and O(log g) to place, and every group after it moves
     /// without being touched. The sections after it move to their new origins (their template
     /// solved again, O(1) each whatever their item count).

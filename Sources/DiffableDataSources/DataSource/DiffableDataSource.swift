@@ -172,7 +172,7 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
 
     /// Makes `snapshot` current as version `version`, the way another copy of this data source
     /// made it (a replica catching up: several applies elsewhere arrive as one). Observers get
-    /// the changeset from the current snapshot, as for ``apply(_:animatingDifferences:)``.
+    /// the changeset from the current snapshot, as for ``apply(_:animatingDifferences:)-(Snapshot<SectionID,ItemID>,_)``.
     /// - Returns: the update, or `nil` (nothing applied) when `version` is not newer than the
     ///   current version.
     @discardableResult

@@ -29,7 +29,7 @@ extension SectionSnapshot {
     }
 
     /// Inserts items as siblings just after `item`.
-    /// - Throws: as ``insert(_:before:)``.
+    /// - Throws: as ``insert(_:before:)-([ItemID],_)``.
     public mutating func insert(_ items: [ItemID], after item: ItemID) throws(SnapshotError) {
         try insert(items, relativeTo: item, after: true)
     }
