@@ -151,7 +151,7 @@ let package = Package(
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
+        ], exclude: ["Fixtures"]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         // The PostgreSQL store against a private PostgreSQL (initdb in a temporary directory).
         .testTarget(name: "DiffableWebPostgresTests", dependencies: [

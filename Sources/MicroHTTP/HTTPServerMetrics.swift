@@ -79,7 +79,16 @@ final class HTTPServerMetrics: Sendable {
     func route(_ method: HTTPMethod, _ rawPath: String) -> String { routeTemplate(method, rawPath) }
 
     static func methodIndex(_ method: HTTPMethod) -> Int {
-        methods.firstIndex(of: method.rawValue) ?? methods.count - 1
+        switch method.rawValue {
+        case "GET": 0
+        case "HEAD": 1
+        case "POST": 2
+        case "PUT": 3
+        case "DELETE": 4
+        case "PATCH": 5
+        case "OPTIONS": 6
+        default: 7
+        }
     }
 
     /// A request's head arrived.

@@ -17,9 +17,10 @@ final class RequestTracing: Sendable {
     }
 
     /// Runs `handler` in the request's span (or just runs it, with no tracer).
-    func traced(_ request: Request, route: String, requestID: String,
+    func traced(_ request: Request, route: @autoclosure () -> String, requestID: String,
                 _ handler: @Sendable () async throws -> Response) async throws -> Response {
         guard let tracer else { return try await handler() }
+        let route = route()
         return try await withTracer(tracer) {
             var context = ServiceContext.topLevel
             tracer.extract(request.headers, into: &context, using: RequestHeadersExtractor())

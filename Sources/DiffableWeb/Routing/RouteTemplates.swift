@@ -13,38 +13,66 @@ struct RouteTemplates: Sendable {
 
     private struct Template: Sendable {
         let text: String
-        /// Each segment, `nil` for a parameter.
-        let segments: [Substring?]
+        /// Each segment's bytes, `nil` for a parameter.
+        let segments: [[UInt8]?]
     }
 
     /// By segment count: the templates of that many segments, in order.
-    private let bySegments: [Int: [Template]]
+    private let bySegments: [[Template]]
 
     init(_ templates: [String] = RouteTemplates.pages + APIRoutes.all.map(\.path)) {
-        var bySegments: [Int: [Template]] = [:]
+        var bySegments: [[Template]] = []
         var seen = Set<String>()
         for text in templates where seen.insert(text).inserted {
-            let segments = text.split(separator: "/").map { $0.first == "{" ? nil : $0 }
-            bySegments[segments.count, default: []].append(Template(text: text, segments: segments))
+            let segments = text.split(separator: "/").map { $0.first == "{" ? nil : Array($0.utf8) }
+            while bySegments.count <= segments.count { bySegments.append([]) }
+            bySegments[segments.count].append(Template(text: text, segments: segments))
         }
         self.bySegments = bySegments
     }
 
-    /// The template `rawPath` (without its query) matches; a literal segment beats a parameter
-    /// (`/demos/{demo}/actions` before `/demos/{demo}/{…}`): templates are tried in order and
-    /// literal segments compare exactly.
-    /// - Complexity: O(templates of the path's segment count · segments).
-    func template(method: HTTPMethodName, rawPath: String) -> String {
-        let segments = rawPath.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
-        for template in bySegments[segments.count] ?? [] {
-            var matches = true
-            for (index, segment) in template.segments.enumerated() {
-                if let segment, segment != segments[index] { matches = false; break }
-            }
-            if matches { return template.text }
+    /// The template `rawPath` (without its query) matches; templates are tried in order, a
+    /// literal segment comparing exactly, so `/demos/{demo}/actions` is not taken for
+    /// `/demos/{demo}/{…}`. Reads the path's bytes in place (it runs for every request).
+    /// - Complexity: O(templates of the path's segment count · path length).
+    func template(method: String, rawPath: String) -> String {
+        var path = rawPath
+        let matched = path.withUTF8 { bytes -> String? in
+            let count = Self.segmentCount(bytes)
+            guard count < bySegments.count else { return nil }
+            return bySegments[count].first { Self.matches($0, bytes) }?.text
         }
-        return method == "GET" || method == "HEAD" ? "{static}" : "unmatched"
+        return matched ?? (method == "GET" || method == "HEAD" ? "{static}" : "unmatched")
     }
 
-    typealias HTTPMethodName = String
+    /// Non-empty segments between `/`s.
+    private static func segmentCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        var inSegment = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "/") {
+                inSegment = false
+            } else if !inSegment {
+                inSegment = true
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// Whether each of the path's segments equals the template's literal one (a parameter
+    /// takes any).
+    private static func matches(_ template: Template, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        var segment = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "/") { index += 1; continue }
+            var end = index
+            while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+            if let literal = template.segments[segment], !literal.elementsEqual(bytes[index..<end]) { return false }
+            segment += 1
+            index = end
+        }
+        return true
+    }
 }
