@@ -86,7 +86,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["Resources/mountains-SOURCES.md"],
-            resources: [.copy("Resources/mountains.csv"), .copy("Resources/openapi.json")]
+            resources: [.copy("Resources/mountains.csv"), .copy("Resources/openapi.json"),
+                        // The client and the base templates ship with the library (top-level `Public` and
+                        // `templates` are links to these): a package depending on it serves them with no paths.
+                        .copy("Resources/Public"), .copy("Resources/templates")]
         ),
         // The shared store for several server processes: PostgreSQL through postgres-nio (its
         // own module, so that the web library and apps built on it do not build SwiftNIO).

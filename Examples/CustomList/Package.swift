@@ -7,10 +7,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "DiffableWeb", path: "../..")],
     targets: [
-        .executableTarget(name: "CustomList", dependencies: [
-            .product(name: "DiffableWeb", package: "DiffableWeb"),
-            .product(name: "DiffableDataSources", package: "DiffableWeb"),
-            .product(name: "CompositionalLayout", package: "DiffableWeb"),
-        ]),
+        .executableTarget(name: "CustomList", dependencies: [.product(name: "DiffableWeb", package: "DiffableWeb")]),
     ]
 )

@@ -61,9 +61,12 @@ public final class WebApp: Sendable {
         for demo in demos where !names.insert(demo.name).inserted || !Self.isValidDemoName(demo.name) {
             throw ConfigurationError.invalidDemoName(demo.name)
         }
-        renderer = try await Renderer(templatesDirectories: [configuration.templatesDirectory] + configuration.extraTemplatesDirectories,
+        // Directories by their real paths: a link to one (the repository's `templates` and
+        // `Public` link into the library's resources) is not walked by the template loader.
+        let real = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+        renderer = try await Renderer(templatesDirectories: ([configuration.templatesDirectory] + configuration.extraTemplatesDirectories).map(real),
                                       required: demos.flatMap(\.templates))
-        staticFiles = StaticFiles(root: URL(fileURLWithPath: configuration.publicDirectory), cacheControl: "no-cache")
+        staticFiles = StaticFiles(root: URL(fileURLWithPath: real(configuration.publicDirectory)), cacheControl: "no-cache")
         let store: (any SessionStore)?
         if let given = configuration.sessionStore {
             store = given
