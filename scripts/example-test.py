@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Builds Examples/CustomList (a separate package that depends on DiffableWeb by path) and
-drives it over HTTP as a browser and a script would: the page renders the example's own cell
-template, an action inserts an item that arrives on the event stream, a duplicate is refused
-with 422 naming it and changes nothing, and SIGTERM stops the server cleanly.
+"""Builds Examples/CustomList from outside the repository (copied to a folder of its own,
+depending on DiffableWeb by the repository's path) and drives it over HTTP as a browser and a
+script would: the page renders the example's own cell template, an action inserts an item that
+arrives on the event stream, a duplicate is refused with 422 naming it and changes nothing,
+SIGTERM stops the server cleanly, and a restart keeps the list and its state (the added item's
+aisle).
 
 Bounded: every wait has a timeout; the server is killed on any failure."""
 import http.client
@@ -13,10 +15,14 @@ import signal
 import socket
 import subprocess
 import sys
+import shutil
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EXAMPLE = os.path.join(ROOT, "Examples", "CustomList")
+SOURCE = os.path.join(ROOT, "Examples", "CustomList")
+# Outside the repository (a stable path, so the scratch folder's build is reused between runs).
+EXAMPLE = os.path.join(tempfile.gettempdir(), "diffableweb-example-customlist")
 SCRATCH = os.path.join(ROOT, ".build-example")
 
 
@@ -85,8 +91,43 @@ class EventStream:
         self.socket.close()
 
 
+def copy_example():
+    """The example as a package of its own would have it: its files, and DiffableWeb by path."""
+    shutil.rmtree(EXAMPLE, ignore_errors=True)
+    shutil.copytree(SOURCE, EXAMPLE, ignore=shutil.ignore_patterns(".build", ".state", "Package.resolved"))
+    manifest = os.path.join(EXAMPLE, "Package.swift")
+    text = open(manifest, encoding="utf-8").read()
+    if 'path: "../.."' not in text:
+        fail("Examples/CustomList/Package.swift no longer depends on DiffableWeb by path \"../..\"")
+    open(manifest, "w", encoding="utf-8").write(text.replace('path: "../.."', json.dumps(ROOT).join(["path: ", ""])))
+
+
+def start(binary):
+    server = subprocess.Popen([binary, "0"], cwd=EXAMPLE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = server.stdout.readline()
+    match = re.search(r"Listening on http://127\.0\.0\.1:(\d+)/", line)
+    if not match:
+        server.kill()
+        fail(f"the example did not say where it listens: {line!r}")
+    return server, int(match.group(1))
+
+
+def stop(server):
+    server.send_signal(signal.SIGTERM)
+    if server.wait(timeout=15) != 0:
+        fail(f"the example exited with {server.returncode} on SIGTERM")
+
+
+def items(port, session):
+    response, body = request(port, "GET", f"/api/sessions/{session}/demos/groceries/snapshot")
+    if response.status != 200:
+        fail(f"snapshot: {response.status} {body[:200]}")
+    return [(item["id"], item.get("data", {}).get("aisle")) for item in json.loads(body)["sections"][0]["items"]]
+
+
 def main():
-    print("== building Examples/CustomList")
+    print(f"== building Examples/CustomList as a package outside the repository ({EXAMPLE})")
+    copy_example()
     # SwiftPM keeps a path dependency's file list in the scratch directory's build description
     # and does not notice a source file added to DiffableWeb since the last build ("cannot find
     # … in scope"); without the description it plans again (a fresh clone has none anyway).
@@ -95,13 +136,8 @@ def main():
         os.remove(description)
     subprocess.run(["swift", "build", "--package-path", EXAMPLE, "--scratch-path", SCRATCH], check=True)
     binary = os.path.join(SCRATCH, "debug", "CustomList")
-    server = subprocess.Popen([binary, "0"], cwd=EXAMPLE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server, port = start(binary)
     try:
-        line = server.stdout.readline()
-        match = re.search(r"Listening on http://127\.0\.0\.1:(\d+)/", line)
-        if not match:
-            fail(f"the example did not say where it listens: {line!r}")
-        port = int(match.group(1))
 
         response, page = request(port, "GET", "/demos/groceries")
         cookie = re.search(r"dw_session=([^;]+)", response.getheader("Set-Cookie") or "")
@@ -137,11 +173,23 @@ def main():
         if before != after or [item["id"] for item in json.loads(after)["sections"][0]["items"]] != ["Bread", "Milk", "Apples", "Coffee", "Lemons"]:
             fail(f"the refused add changed the list: {after[:300]}")
         stream.close()
+        saved = items(port, session)
+        stop(server)
 
-        server.send_signal(signal.SIGTERM)
-        if server.wait(timeout=15) != 0:
-            fail(f"the example exited with {server.returncode} on SIGTERM")
-        print("example-test: Examples/CustomList builds, serves its own cells, streams changes, refuses bad input, stops cleanly")
+        # A restart: the list and its state (Lemons' aisle) are as they were; actions go on.
+        server, port = start(binary)
+        if items(port, session) != saved:
+            fail(f"the restart lost the list or its state: {items(port, session)} != {saved}")
+        response, body = request(port, "POST", f"/api/sessions/{session}/demos/groceries/actions/sortByAisle", {})
+        ordered = items(port, session)
+        if response.status != 200 or ordered != sorted(saved, key=lambda item: (int(item[1]), item[0])):
+            fail(f"sortByAisle after the restart: {response.status} {ordered}")
+        response, body = request(port, "POST", f"/api/sessions/{session}/demos/groceries/actions/add", {})
+        if response.status != 400 or "item" not in json.loads(body).get("message", ""):
+            fail(f"an add without its item was not a 400 naming it: {response.status} {body}")
+        stop(server)
+        print("example-test: Examples/CustomList builds outside the repository, serves its own cells, streams changes, "
+              "refuses bad input, stops cleanly, and keeps its list and state across a restart")
     finally:
         if server.poll() is None:
             server.kill()

@@ -26,11 +26,13 @@ extension WebList {
 
 extension WebConfiguration {
     /// A configuration serving `lists` (``WebList`` types): the framework's client and base
-    /// templates as they ship with the package (``bundledPublicDirectory``, unless given), and
-    /// the lists' own templates from `listTemplates`.
+    /// templates as they ship with the package (``bundledPublicDirectory``, unless given), the
+    /// lists' own templates from `listTemplates`, and sessions saved in SQLite under
+    /// `stateDirectory` (`nil`: memory only), as `diffable-web` keeps them: a restart keeps every
+    /// list and its state.
     /// - Throws: ``WebListError`` for a list that cannot be served; ``ConfigurationError`` when
     ///   the package's resources are missing and no directory was given.
-    public init(lists: [any WebList.Type], listTemplates: [String] = ["templates"],
+    public init(lists: [any WebList.Type], listTemplates: [String] = ["templates"], stateDirectory: String? = ".state",
                 publicDirectory: String? = nil, templatesDirectory: String? = nil) throws {
         var descriptors: [DemoDescriptor] = []
         for list in lists { descriptors.append(try list.descriptor()) }
@@ -40,6 +42,7 @@ extension WebConfiguration {
         }
         self.init(publicDirectory: publicDirectory, templatesDirectory: templatesDirectory, demos: descriptors)
         extraTemplatesDirectories = listTemplates
+        self.stateDirectory = stateDirectory
     }
 
     /// The framework's static files (the client's scripts and styles) as they ship with the
