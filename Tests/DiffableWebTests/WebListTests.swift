@@ -77,6 +77,10 @@ private enum NotAnEnum: WebListAction {
     case upload(at: Date)
 }
 
+private enum Unnamed: WebListAction {
+    case add(String)
+}
+
 @Suite("Typed lists (WebList)")
 struct WebListTests {
     @Test("the actions are the enum's cases, in order; parameters are its named associated values, typed")
@@ -99,6 +103,9 @@ struct WebListTests {
             _ = try ActionSchema.of(NotAnEnum.self)
         } catch {
             #expect("\(error)".contains("parameter at: Date"), "\(error)")
+        }
+        #expect(throws: WebListError.unsupportedAction("add's associated value needs a name (case add(item: String))")) {
+            try ActionSchema.of(Unnamed.self)
         }
     }
 

@@ -138,6 +138,11 @@ enum ActionCoding {
             switch mode {
             case .probing(let probe):
                 guard depth == 1 else { throw WebListError.unsupportedAction("\(key.stringValue) is not a parameter") }
+                // An unnamed associated value (`case add(String)`) is `_0` to the synthesized
+                // coding: a parameter needs a name a form and a script can use.
+                if key.stringValue.hasPrefix("_"), Int(key.stringValue.dropFirst()) != nil {
+                    throw WebListError.unsupportedAction("\(probe.selected ?? "an action")'s associated value needs a name (case \(probe.selected ?? "add")(item: String))")
+                }
                 probe.parameters.append(.init(name: key.stringValue, type: type, required: required, choices: choices))
                 return placeholder
             case .values(_, let parameters):
