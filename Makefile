@@ -14,7 +14,7 @@ screenshots:
 deps:
 	scripts/deps
 
-# Release-mode benchmarks (not part of `make test`). Results: BENCHMARKS.md.
+# Release-mode benchmarks (not part of `make test`). Results: BENCHMARKS.md (today's table) and docs/benchmarks-history.md.
 bench: bench-core bench-layout bench-http bench-web bench-cluster
 
 bench-core: deps

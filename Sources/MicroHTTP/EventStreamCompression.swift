@@ -17,7 +17,7 @@ import Darwin
 /// ~0.17× its plain bytes (a 1 KiB window: 0.20×), ~0.07 ms of zlib per keystroke.
 ///
 /// The level is 3 (session 10): on the captured events of the Datastar comparison's typed names
-/// (BENCHMARKS.md, "Bytes per keystroke against Datastar … (session 10)") a keystroke's event is
+/// (docs/benchmarks-history.md, "Bytes per keystroke against Datastar … (session 10)") a keystroke's event is
 /// 1,047 B at level 1, 1,010 at 2, 968 at 3, 907 at 4, 848 at 5 and 810 at 6, for 33, 35, 43,
 /// 51, 68 and 123 µs of zlib per event. Measured end to end on a quiet machine (compare.py, two
 /// rounds): level 4 gave 895 B a keystroke (0.44× the peer) for 0.284–0.308 ms of server CPU,
@@ -36,7 +36,7 @@ import Darwin
 /// little to the events before them) are spliced from `standaloneSpliceMinimumBytes` (16 KiB).
 /// After a splice the stream's compressor starts afresh (`deflateReset`) rather than loading
 /// the spliced bytes as its dictionary: the same bytes on the wire within 0.5% on the
-/// keystroke benchmarks (BENCHMARKS.md, issue 37), without hashing 32 KiB per stream.
+/// keystroke benchmarks (docs/benchmarks-history.md, issue 37), without hashing 32 KiB per stream.
 /// A handler that sets `Content-Encoding` itself (`identity`, say) is left alone.
 public struct EventStreamCompression: Sendable, Hashable {
     /// zlib's level, 1 (fastest) to 9 (3 by default: see above).

@@ -64,7 +64,7 @@ public struct Limits: Sendable, Hashable {
     /// bigger header block is refused by libmicrohttpd itself (`431` in its own HTML, or the
     /// connection is closed). The pool was most of what an idle event stream cost (10 KiB of
     /// 18.6 KiB per idle Mountains session: libmicrohttpd 0.9.75 sizes it at `accept`, for every
-    /// connection, and touches all of it; BENCHMARKS.md, session 10); a stream now gives its
+    /// connection, and touches all of it; docs/benchmarks-history.md, session 10); a stream now gives its
     /// connection back to libmicrohttpd, which frees the pool, once it opens
     /// (`eventStreamsOffLibrary`, session 12).
     public var maxHeaderBytes: Int

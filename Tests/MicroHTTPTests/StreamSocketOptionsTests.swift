@@ -7,7 +7,7 @@ import Glibc
 /// An event stream's socket, taken from libmicrohttpd, sends each event at once: Nagle's
 /// algorithm off, no cork, whatever libmicrohttpd left on it. (With Nagle on, a write that
 /// followed one the client had not yet acknowledged waited for its delayed ACK: one plain
-/// keystroke in a hundred took 44 ms, BENCHMARKS.md, session 17.)
+/// keystroke in a hundred took 44 ms, docs/benchmarks-history.md, session 17.)
 @Suite("Stream sockets: TCP_NODELAY, never corked")
 struct StreamSocketOptionsTests {
     /// A connected pair of TCP sockets on loopback: (the server's side, the client's).

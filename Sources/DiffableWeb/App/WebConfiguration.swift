@@ -78,7 +78,7 @@ public struct WebConfiguration: Sendable {
     /// over the interval: ``HeartbeatSchedule``). 30 s stays under the idle timeouts of the
     /// usual proxies and load balancers (Heroku's router 55 s, nginx's `proxy_read_timeout`
     /// and AWS ALB's 60 s, Cloudflare's 100 s) and costs half the CPU of 15 s at 10,000 idle
-    /// streams (BENCHMARKS.md, "Idle streams (session 11)").
+    /// streams (docs/benchmarks-history.md, "Idle streams (session 11)").
     public var heartbeatInterval: Duration = .seconds(30)
     /// The viewport assumed until a client reports its own (the page's list is at most 1000 px wide).
     public var defaultViewport = (width: 1000.0, height: 768.0)

@@ -18,7 +18,7 @@ extension SQLiteSessionStore {
     /// commit, and the store's thread for the whole group's writes. Committing at the half, the
     /// first half commits while the second is still being written, and the two halves keep
     /// apart (measured, 16 clients writing one list of 1,000 items: ~10.9k → ~12.1k writes/s,
-    /// medians of five alternating runs; BENCHMARKS.md, session 15).
+    /// medians of five alternating runs; docs/benchmarks-history.md, session 15).
     ///
     /// A write with nothing else on its way (one person typing) is committed at once, unless the
     /// last batch was larger (``target``): writers that committed together tend to come back

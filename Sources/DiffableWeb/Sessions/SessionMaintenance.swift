@@ -11,7 +11,7 @@
 /// session seen since the previous sweep. So a watched session's row is never older than a
 /// quarter of the idle timeout plus a round, well under the idle timeout after which a store
 /// deletes it. Marking 10,000 watched sessions every 15 s, in memory and in SQLite twice, was
-/// over a third of an idle server's CPU (BENCHMARKS.md, "Idle streams (session 11)").
+/// over a third of an idle server's CPU (docs/benchmarks-history.md, "Idle streams (session 11)").
 ///
 /// # Idle layouts
 /// Only the lists whose layout cache holds layouts are visited (``HeldLayouts``), not every

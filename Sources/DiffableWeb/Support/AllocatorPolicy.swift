@@ -7,7 +7,7 @@ import CMalloc
 /// the first ~1 MiB request body or event, such blocks come from the heap, and the heap keeps
 /// what they leave between longer-lived blocks. One client's 20 appends of ~1 MiB grew RSS by
 /// 27 MB for 16.7 MB of lists (its 16 MiB budget), the first session only; with the threshold
-/// fixed, by 18 MB (`Benchmarks/web/session_appends.py`, BENCHMARKS.md). Nothing on a hot path allocates
+/// fixed, by 18 MB (`Benchmarks/web/session_appends.py`, docs/benchmarks-history.md). Nothing on a hot path allocates
 /// blocks that large since the snapshot's item index is kept in 4 KiB pages (a write to a copy
 /// of a 100,000-item list no longer copies a 2 MiB table): a move's server CPU at 10,000 and
 /// 100,000 items is unchanged by it.
