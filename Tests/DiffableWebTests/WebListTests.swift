@@ -145,6 +145,26 @@ struct WebListTests {
         #expect(try CellValues.encode(Shopping.Cell(id: "b", number: 1, label: "b", pinned: true))["pinned"] == "true")
     }
 
+    @Test("the served OpenAPI document names the registered lists and their actions")
+    func document() async throws {
+        let lists = [try Shopping.descriptor(), try Counter.descriptor()]
+        let app = try await makeApp { $0.demos = lists }
+        let response = await app.handle(Request(target: "/openapi.json"))
+        let document = try #require(response.json)
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let run = try #require(paths["/api/sessions/{id}/demos/{demo}/actions/{action}"])
+        let parameters = try #require(run["parameters"] as? [[String: Any]])
+        func names(_ parameter: String) -> [String]? {
+            (parameters.first { $0["name"] as? String == parameter }?["schema"] as? [String: Any])?["enum"] as? [String]
+        }
+        #expect(names("demo") == ["shopping", "counter"])
+        #expect(names("action") == ["add", "addAll", "checkOffFirst", "sort", "fail", "increment", "drop"])
+        let summary = (run["post"] as? [String: Any])?["summary"] as? String
+        #expect(summary == "Run a demo action (Shopping: add, addAll, checkOffFirst, sort, fail; Counter: increment, drop)")
+        let snapshot = try #require(paths["/api/sessions/{id}/demos/{demo}/snapshot"]?["parameters"] as? [[String: Any]])
+        #expect((snapshot.first { $0["name"] as? String == "demo" }?["schema"] as? [String: Any])?["enum"] as? [String] == ["shopping", "counter"])
+    }
+
     @Test("served: actions over the API change the list and its state; a refused action changes neither; state survives a restart")
     func served() async throws {
         let directory = try temporaryDirectory()

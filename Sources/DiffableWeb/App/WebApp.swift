@@ -26,7 +26,8 @@ public final class WebApp: Sendable {
     /// Static-file servers for demos whose assets are a folder, by demo name.
     let assetDirectories: [String: StaticFiles]
     let logger: Logger
-    /// The OpenAPI 3.1 document of the JSON API (Resources/openapi.json), served as is.
+    /// The OpenAPI 3.1 document of the JSON API: Resources/openapi.json with the registered
+    /// lists' names and actions filled in (``OpenAPIDocument``).
     let openAPIDocument: Data
     static let cookieName = "dw_session"
     /// `/healthz`'s answer (with the node's name, when it has one).
@@ -118,7 +119,7 @@ public final class WebApp: Sendable {
         guard let document = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
             throw ConfigurationError.missingResource("openapi.json")
         }
-        openAPIDocument = try Data(contentsOf: document)
+        openAPIDocument = try OpenAPIDocument.build(base: try Data(contentsOf: document), demos: demos)
     }
 
     func demo(named name: String) -> DemoDescriptor? { demos.first { $0.name == name } }
