@@ -7,6 +7,7 @@ SIGTERM stops the server cleanly, and a restart keeps the list and its state (th
 aisle).
 
 Bounded: every wait has a timeout; the server is killed on any failure."""
+import hashlib
 import http.client
 import json
 import os
@@ -21,8 +22,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(ROOT, "Examples", "CustomList")
-# Outside the repository (a stable path, so the scratch folder's build is reused between runs).
-EXAMPLE = os.path.join(tempfile.gettempdir(), "diffableweb-example-customlist")
+# Outside the repository, at a path stable for this checkout (the scratch folder's build is
+# reused between runs; scripts/api-contract finds it there).
+EXAMPLE = os.path.join(tempfile.gettempdir(), "diffableweb-example-" + hashlib.sha1(ROOT.encode()).hexdigest()[:8])
 SCRATCH = os.path.join(ROOT, ".build-example")
 
 
