@@ -142,10 +142,12 @@ final class HTTPServerMetrics: Sendable {
         counter.increment()
     }
 
+    private static let errorKey = Array(#""error":""#.utf8)
+
     /// The `error` member of a JSON error body (`{"error":"memory_full",…}`), when it is a
     /// short code of letters, digits and `_` (a label value from a bounded set).
     static func errorCode(in body: [UInt8]) -> String? {
-        let key = Array(#""error":""#.utf8)
+        let key = errorKey
         guard body.count > key.count, let start = body.firstRange(of: key)?.upperBound else { return nil }
         var end = start
         while end < body.count, end - start <= 64, body[end] != 34 {

@@ -27,11 +27,12 @@ public enum RequestID {
         return value
     }
 
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
     /// A new id: 16 lowercase hexadecimal digits from the system's random generator.
     public static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         let value = generator.next() as UInt64
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var bytes = [UInt8](repeating: 48, count: 16)
         for index in 0..<16 { bytes[index] = digits[Int((value >> UInt64(60 - 4 * index)) & 15)] }
         return String(decoding: bytes, as: UTF8.self)
