@@ -2,7 +2,7 @@
 // DiffableWeb: UIKit's diffable data sources and compositional layouts, served to the browser.
 //
 // Layers point one way:
-//   diffable-web (executable) → DiffableWebCommands (flags, client) → DiffableWeb
+//   diffable-web (executable) → DiffableWebCommands (flags, client) → DiffableWebDemos (the seven demos) → DiffableWeb
 //   diffable-web-postgres (executable) → DiffableWebCommands, DiffableWebPostgres (postgres-nio) → DiffableWeb
 //   DiffableWeb → { DiffableDataSources, CompositionalLayout, CSQLite, ProcessMemory → CMalloc, MicroHTTP → { CMicroHTTPD, CZlib } }
 // DiffableDataSources and CompositionalLayout import nothing of ours; MicroHTTP knows nothing of lists;
@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "CompositionalLayout", targets: ["CompositionalLayout"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "DiffableWeb", targets: ["DiffableWeb"]),
+        .library(name: "DiffableWebDemos", targets: ["DiffableWebDemos"]),
         .library(name: "DiffableWebPostgres", targets: ["DiffableWebPostgres"]),
     ],
     dependencies: [
@@ -73,7 +74,7 @@ let package = Package(
                            .product(name: "CoreMetrics", package: "swift-metrics"),
                            .product(name: "Tracing", package: "swift-distributed-tracing")]
         ),
-        // Sessions, the changeset stream, pages, demos: composes the three above. Its long-lived
+        // Sessions, the changeset stream, pages, the list protocols: composes the three above. Its long-lived
         // work runs as swift-service-lifecycle services (which bring swift-async-algorithms, not SwiftNIO).
         .target(
             name: "DiffableWeb",
@@ -85,11 +86,18 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["Resources/mountains-SOURCES.md"],
-            resources: [.copy("Resources/mountains.csv"), .copy("Resources/openapi.json"),
+            resources: [.copy("Resources/openapi.json"),
                         // The client and the base templates ship with the library (top-level `Public` and
                         // `templates` are links to these): a package depending on it serves them with no paths.
                         .copy("Resources/Public"), .copy("Resources/templates")]
+        ),
+        // The built-in demos, written on DiffableWeb's public API alone (the proof that it is
+        // enough for a list of one's own), with their data.
+        .target(
+            name: "DiffableWebDemos",
+            dependencies: ["DiffableWeb", .product(name: "Logging", package: "swift-log")],
+            exclude: ["Resources/mountains-SOURCES.md"],
+            resources: [.copy("Resources/mountains.csv")]
         ),
         // The shared store for several server processes: PostgreSQL through postgres-nio (its
         // own module, so that the web library and apps built on it do not build SwiftNIO).
@@ -106,7 +114,7 @@ let package = Package(
         .target(
             name: "DiffableWebCommands",
             dependencies: [
-                "DiffableWeb", "MicroHTTP", "ProcessMemory",
+                "DiffableWeb", "DiffableWebDemos", "MicroHTTP", "ProcessMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -146,11 +154,11 @@ let package = Package(
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ]),
         .testTarget(name: "DiffableWebCommandsTests", dependencies: [
-            "DiffableWebCommands", "DiffableWeb", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
+            "DiffableWebCommands", "DiffableWeb", "DiffableWebDemos", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .testTarget(name: "DiffableWebTests", dependencies: [
-            "DiffableWeb", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom", "CMalloc",
+            "DiffableWeb", "DiffableWebDemos", "MicroHTTP", "DiffableDataSources", "HTTPTestSupport", "SeededRandom", "CMalloc",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -158,7 +166,7 @@ let package = Package(
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         // The PostgreSQL store against a private PostgreSQL (initdb in a temporary directory).
         .testTarget(name: "DiffableWebPostgresTests", dependencies: [
-            "DiffableWebPostgres", "DiffableWeb", "MicroHTTP", "HTTPTestSupport",
+            "DiffableWebPostgres", "DiffableWeb", "DiffableWebDemos", "MicroHTTP", "HTTPTestSupport",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),

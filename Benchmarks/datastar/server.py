@@ -46,7 +46,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_DATA = os.path.join(HERE, "..", "..", "Sources", "DiffableWeb", "Resources", "mountains.csv")
+DEFAULT_DATA = os.path.join(HERE, "..", "..", "Sources", "DiffableWebDemos", "Resources", "mountains.csv")
 COOKIE = "sid"
 
 

@@ -1,4 +1,5 @@
 import DiffableWeb
+import DiffableWebDemos
 
 /// The client commands' help, from the demos `diffable-web serve` registers
 /// (``BuiltInDemos``): a demo added there shows up here.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiffableWeb
+import DiffableWebDemos
 import Foundation
 import Logging
 import MicroHTTP

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiffableWeb
+import DiffableWebDemos
 @testable import DiffableWebCommands
 import Foundation
 import HTTPTestSupport

@@ -6,6 +6,7 @@ import MicroHTTP
 import Synchronization
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// A list's saves pipelined on PostgreSQL: many writers on one list through the live layer,
 /// two processes on one list, and a pipelined save that loses to another process's.

@@ -4,6 +4,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 @Suite("Web: changeset events are proportional to the change")
 struct ChangesetEventTests {

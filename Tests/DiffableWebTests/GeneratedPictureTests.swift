@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// The generated landscapes that Photos, URL stream, Explore and Destinations show.
 @Suite("Generated pictures")

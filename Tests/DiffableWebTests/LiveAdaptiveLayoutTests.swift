@@ -4,6 +4,7 @@ import Foundation
 import HTTPTestSupport
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// Issue 23, "layouts that adapt": Mountains and Destinations read their container's width as
 /// UIKit's section providers read `layoutEnvironment.container.effectiveContentSize`, and a

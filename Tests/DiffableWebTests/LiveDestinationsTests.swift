@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestSupport
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// Destinations (seed 002) over real sockets: likes reconfigure in place, a failed asset's
 /// retry reloads, and assets load ahead of the window and cancel when it moves away.

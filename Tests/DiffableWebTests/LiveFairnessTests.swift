@@ -4,6 +4,7 @@ import HTTPTestSupport
 import Synchronization
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// One session's heavy requests (layouts of its 50,000-item list) do not hold the threads every
 /// other session's requests run on (issue 22, finding 3). Bounds are generous (a loaded 2-core

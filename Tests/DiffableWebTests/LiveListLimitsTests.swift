@@ -3,6 +3,7 @@ import Foundation
 import HTTPTestSupport
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// The list limits (100,000 items, 1,000 sections) hold on every write path, a demo's actions
 /// included: a write that would pass them is a 422 `list_too_large` that applies nothing,

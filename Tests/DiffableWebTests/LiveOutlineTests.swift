@@ -3,6 +3,7 @@ import Foundation
 import HTTPTestSupport
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// The Outline demo (Apple's outline sample on our SectionSnapshot) over real sockets:
 /// expand and collapse through the data source's handlers, children loaded lazily, the

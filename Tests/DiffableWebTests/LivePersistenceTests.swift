@@ -3,6 +3,7 @@ import HTTPTestSupport
 import MicroHTTP
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// Sessions that outlive the process (issue 13, the embedded store): everything a client was
 /// answered 2xx for is in SQLite, and a new app on the same directory brings it back.

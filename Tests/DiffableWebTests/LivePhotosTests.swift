@@ -3,6 +3,7 @@ import Foundation
 import HTTPTestSupport
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// The photo grid (seed 001) over real sockets: layouts switched live, pages, async images.
 @Suite("Live photos: layouts switch in place, pages load near the end, images replace placeholders", .stopsLiveServers)

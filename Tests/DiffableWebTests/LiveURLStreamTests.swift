@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestSupport
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// The URL stream (seed 003) over real sockets: batches replace section `main`, a URL in two
 /// batches moves, bad input changes nothing, the publisher runs only while watched and unpaused.

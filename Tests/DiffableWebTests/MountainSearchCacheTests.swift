@@ -1,6 +1,7 @@
 import DiffableDataSources
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 @Suite("Mountains: shared search steps")
 struct MountainSearchCacheTests {

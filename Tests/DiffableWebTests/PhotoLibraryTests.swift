@@ -3,6 +3,7 @@ import HTTPTestSupport
 import Logging
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// Image headers (pixel size without decoding) and the photo folder that uses them.
 @Suite("Photos: image headers and the photo folder", .stopsLiveServers)

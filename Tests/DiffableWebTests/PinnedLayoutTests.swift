@@ -3,6 +3,7 @@ import DiffableDataSources
 import Foundation
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// Pinned headers and decorations reach the browser with the solver's frames (docs/protocol.md,
 /// "Decorations" and "Pinned headers and footers").

@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// The package root, found from this file's path.
 let packageRoot: String = {

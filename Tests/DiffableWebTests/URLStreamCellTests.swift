@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// A URL stream cell shows a picture only for a path on this server: an item id put through the
 /// snapshot API is not validated as a URL, so `//host/…` must not become `<img src="//host/…">`.

@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 @Suite("Web: pages, sessions, actions and errors")
 struct WebAppTests {

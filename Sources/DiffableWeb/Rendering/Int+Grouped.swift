@@ -1,7 +1,7 @@
 extension Int {
     /// The number with comma thousands separators ("1,034"), the same on every machine
     /// whatever its locale.
-    var grouped: String {
+    public var grouped: String {
         let digits = String(magnitude)
         var result = ""
         for (index, digit) in digits.enumerated() {

@@ -1,5 +1,5 @@
 import DiffableDataSources
-import Synchronization
+import DiffableWeb
 
 /// What every Mountains session shares: the catalog is immutable, so each mountain's cell
 /// content is built once, and the snapshot of a query is built once for all sessions that
@@ -16,7 +16,7 @@ import Synchronization
 /// 10,000 ids was about 12% of a keystroke's server CPU with 1,000 sessions typing.
 ///
 /// # Bounded
-/// Both tables keep what was used lately (``RecentlyUsed``): a flood of unique queries (a
+/// Both tables keep what was used lately (``SharedCache``, which the server empties first when memory is short): a flood of unique queries (a
 /// script, or 1,000 people typing names nobody else types) passes through them, while the
 /// steps and results many sessions share stay. Results are bounded by count; steps by count
 /// and by weight, where a step weighs its changes (inserted, deleted, moved ids) plus a fixed
@@ -26,12 +26,14 @@ import Synchronization
 final class MountainSearchCache: Sendable {
     let catalog: MountainCatalog
     private let contents: [String: CellContent]
-    private let snapshots: Mutex<RecentlyUsed<String, Snapshot<String, String>>>
+    /// Results kept: roughly 80 bytes an item, 64 items on average.
+    private let snapshots: SharedCache<String, Snapshot<String, String>>
     /// Distinct queries whose results are kept.
     let limit: Int
 
-    private struct Step: Hashable { var from: String; var to: String }
-    private let transitions: Mutex<RecentlyUsed<Step, SnapshotTransition<String, String>>>
+    private struct Step: Hashable, Sendable { var from: String; var to: String }
+    /// Steps kept: 40 bytes a change.
+    private let transitions: SharedCache<Step, SnapshotTransition<String, String>>
     /// Steps kept at most.
     let stepLimit: Int
     /// The weight of the steps kept: their changes (about 40 bytes each), plus ``stepWeight``
@@ -46,8 +48,8 @@ final class MountainSearchCache: Sendable {
         self.limit = limit
         self.stepLimit = stepLimit
         self.transitionBudget = transitionBudget
-        snapshots = Mutex(RecentlyUsed(entryLimit: limit))
-        transitions = Mutex(RecentlyUsed(entryLimit: stepLimit, weightLimit: transitionBudget))
+        snapshots = SharedCache(entryLimit: limit, bytesPerEntry: 80 * 64)
+        transitions = SharedCache(entryLimit: stepLimit, weightLimit: transitionBudget, bytesPerEntry: 0, bytesPerWeight: 40)
         var contents: [String: CellContent] = [:]
         contents.reserveCapacity(catalog.mountains.count)
         for mountain in catalog.mountains {
@@ -55,24 +57,23 @@ final class MountainSearchCache: Sendable {
                                                 values: ["name": mountain.name, "height": "\(mountain.height.grouped) m"])
         }
         self.contents = contents
-        DroppableCaches.shared.add(self)
     }
 
     /// The queries whose results are kept, and the steps kept (for tests).
-    var keptResults: Int { snapshots.withLock { $0.count } }
-    var keptSteps: Int { transitions.withLock { $0.count } }
+    var keptResults: Int { snapshots.count }
+    var keptSteps: Int { transitions.count }
 
     func cell(for item: String) -> CellContent? { contents[item] }
 
     /// `performQuery`'s result as a one-section snapshot.
     func snapshot(for filter: String, section: String) -> Snapshot<String, String> {
-        if let cached = snapshots.withLock({ $0.value(for: filter) }) { return cached }
-        var snapshot = Snapshot<String, String>()
-        // Fresh identifiers by construction: a failure here would be a bug in the catalog's ids.
-        try? snapshot.appendSections([section])
-        try? snapshot.appendItems(catalog.filtered(by: filter).map(\.id))
-        snapshots.withLock { $0.insert(snapshot, for: filter) }
-        return snapshot
+        snapshots.value(for: filter) { filter in
+            var snapshot = Snapshot<String, String>()
+            // Fresh identifiers by construction: a failure here would be a bug in the catalog's ids.
+            try? snapshot.appendSections([section])
+            try? snapshot.appendItems(catalog.filtered(by: filter).map(\.id))
+            return snapshot
+        }
     }
 
     /// The step from query `old`'s results to query `new`'s, diffed once for every session, or
@@ -81,29 +82,13 @@ final class MountainSearchCache: Sendable {
     func transition(from old: String, to new: String, section: String, current: Snapshot<String, String>)
         -> SnapshotTransition<String, String>? {
         let step = Step(from: old, to: new)
-        let known = transitions.withLock { $0.value(for: step) }
-        if let known, current.isIdentical(to: known.from) { return known }
+        if let known = transitions.value(for: step), current.isIdentical(to: known.from) { return known }
         // Not the step from `current`: made before the query's results were built again (they
         // were dropped from the table of results), or `current` is not `old`'s results at all.
         let from = snapshot(for: old, section: section)
         guard current.isIdentical(to: from) else { return nil }
         let transition = SnapshotTransition(from: from, to: snapshot(for: new, section: section))
-        transitions.withLock { $0.insert(transition, for: step, weight: transition.changeCount + Self.stepWeight) }
+        transitions.insert(transition, for: step, weight: transition.changeCount + Self.stepWeight)
         return transition
-    }
-}
-
-extension MountainSearchCache: DroppableCache {
-    /// Drops the results and steps kept (the catalog's cells stay: they are the demo's data).
-    func dropAll() -> Int {
-        let held = heldBytes
-        snapshots.withLock { $0.removeAll() }
-        transitions.withLock { $0.removeAll() }
-        return held
-    }
-
-    /// Roughly: 40 bytes a change kept, and a result's snapshot at 80 bytes an item.
-    var heldBytes: Int {
-        transitions.withLock { $0.weight } * 40 + snapshots.withLock { $0.count } * 80 * 64
     }
 }

@@ -1,3 +1,4 @@
+import DiffableWeb
 /// How the index page introduces each built-in demo to someone who has never seen it: a
 /// picture, one plain sentence (no jargon: that lives in the README), and what to try first.
 extension BuiltInDemos {

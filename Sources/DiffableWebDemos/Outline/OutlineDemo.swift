@@ -1,5 +1,6 @@
 import CompositionalLayout
 import DiffableDataSources
+import DiffableWeb
 import Synchronization
 
 /// Apple's outline sample ("Implementing Modern Collection Views": a sidebar of expandable

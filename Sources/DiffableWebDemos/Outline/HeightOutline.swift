@@ -1,3 +1,4 @@
+import DiffableWeb
 /// The mountain catalog as a three-level tree by height: 1,000-m bands (“8,000–8,999 m”), the
 /// 100-m bands within them (“8,800–8,899 m”), and the mountains of each, highest first. Only
 /// bands that hold a mountain of the catalog appear. Built once and shared by every session:

@@ -1,3 +1,4 @@
+import DiffableWeb
 import Foundation
 import Logging
 

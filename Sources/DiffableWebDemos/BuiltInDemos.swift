@@ -1,3 +1,4 @@
+import DiffableWeb
 import Logging
 import Synchronization
 

@@ -1,3 +1,4 @@
+import DiffableWeb
 import Foundation
 
 /// A mountain of the shipped data set (`Resources/mountains.csv`).

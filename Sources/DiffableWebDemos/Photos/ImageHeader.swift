@@ -1,3 +1,4 @@
+import DiffableWeb
 /// The pixel size and type of a JPEG, PNG or WebP image, read from its first bytes (the header
 /// alone: nothing is decoded).
 ///

@@ -1,5 +1,6 @@
 import CompositionalLayout
 import DiffableDataSources
+import DiffableWeb
 import Foundation
 import Synchronization
 

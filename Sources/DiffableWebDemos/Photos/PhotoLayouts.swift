@@ -1,4 +1,5 @@
 import CompositionalLayout
+import DiffableWeb
 
 /// The photo grid's layouts: exactly the seed's (../shared/SEEDS.md, 001), plus a square grid.
 public enum PhotoLayout: String, Sendable, CaseIterable {
