@@ -2,3 +2,4 @@
 // with it (`import DiffableWeb` is enough for a ``WebList``).
 @_exported import CompositionalLayout
 @_exported import DiffableDataSources
+@_exported import struct Foundation.IndexPath

@@ -5,13 +5,17 @@ extension BuiltInDemos {
     struct Introduction {
         var summary: String
         var tryThis: String
+        /// The request the page's "Script this session" panel shows, when not the first action's with `{}`.
+        var example: ExampleRequest?
     }
 
     static let introductions: [String: Introduction] = [
         "mountains": Introduction(summary: "A grid of mountains that filters as you type.",
-                                  tryThis: "Type “ann” and watch the grid rearrange itself."),
+                                  tryThis: "Type “ann” and watch the grid rearrange itself.",
+                                  example: ExampleRequest(action: "search", body: #"{"query":"ben"}"#)),
         "numbers": Introduction(summary: "A numbered list you can add to, remove from and reorder.",
-                                tryThis: "Press Append a few times, then Edit, and drag a row to a new place."),
+                                tryThis: "Press Append a few times, then Edit, and drag a row to a new place.",
+                                example: ExampleRequest(action: "append", body: #"{"count":3}"#)),
         "photos": Introduction(summary: "A photo library in four layouts, loading more as you scroll.",
                                tryThis: "Switch between List, 1 + 3, 3 + 3 and Grid: every photo glides to its new place."),
         "urls": Introduction(summary: "A wall of pictures that a stream replaces every few seconds.",
@@ -31,6 +35,7 @@ extension BuiltInDemos {
             var introduced = descriptor
             introduced.summary = introduction.summary
             introduced.tryThis = introduction.tryThis
+            if let example = introduction.example { introduced.example = example }
             introduced.picture = "/images/demos/\(descriptor.name).svg"
             return introduced
         }

@@ -40,8 +40,8 @@ public enum BuiltInDemos {
         let photos = try options.photosDirectory.map { try PhotoLibrary.folder($0, logger: logger) }
             ?? PhotoLibrary.generated(captions: bundled.mountains.prefix(300).map(\.name))
         return Self.introduced([
-            MountainsDemo.descriptor(catalog: catalog),
-            NumbersDemo.descriptor,
+            try Mountains.descriptor(sharing: [catalog]),
+            try Numbers.descriptor(),
             PhotosDemo.descriptor(library: photos, imageLatency: options.imageLatency),
             URLStreamDemo.descriptor(urls: URLStreamDemo.builtInURLs(photos: photos),
                                      interval: options.publishInterval),

@@ -60,7 +60,7 @@ struct ChangesetEventTests {
         #expect(events[0].data.shared.count == 1 && events[0].data.shared.first === events[1].data.shared.first, "one write of the identifiers")
         #expect(payload(events[0])["deleted"] as? [String] == payload(events[1])["deleted"] as? [String])
         let ka = try #require(visitors[0].list("mountains")).dataSource.snapshot()
-        #expect(ka.itemIdentifiers == MountainsDemo(catalog: try MountainCatalog.bundled()).snapshot(for: "kan").itemIdentifiers)
+        #expect(ka.itemIdentifiers == Mountains(catalog: try MountainCatalog.bundled(), query: "kan").derivedSnapshot().itemIdentifiers)
     }
 
     @Test("inserted and moved ids carry their section and new index")
@@ -83,7 +83,7 @@ struct ChangesetEventTests {
         var snapshot = Snapshot<String, String>()
         try snapshot.appendSections(["numbers"])
         try snapshot.appendItems((1...count).filter { !deleting.contains($0) }.map { "n\($0)" })
-        return ListLayout(snapshot: snapshot, layout: NumbersDemo().layout(), container: LayoutContainer(width: 1000, height: 500))
+        return ListLayout(snapshot: snapshot, layout: Numbers().layout(), container: LayoutContainer(width: 1000, height: 500))
     }
 
     @Test("a window costs one screen and its overscan, wherever it is in 100,000 items")

@@ -22,18 +22,18 @@ struct LiveAdaptiveLayoutTests {
 
     @Test("Mountains: one column on a phone (390 px), two on a small tablet (700 px), three on a desktop (1024 px)")
     func mountainColumns() throws {
-        let demo = MountainsDemo(catalog: Self.catalog)
+        let demo = try Mountains.descriptor(sharing: [Self.catalog]).make()
         let phone = frames(demo, width: 390)
         #expect(columns(phone) == 1, "\(phone.prefix(3))")
         #expect(phone.allSatisfy { $0.x == 10 && $0.width == 370 }, "the whole width less the 10-px insets: \(phone.prefix(3))")
         #expect(phone[1].y == phone[0].maxY + 10, "one row per mountain, 10 px apart")
         #expect(columns(frames(demo, width: 700)) == 2)
-        #expect([589, 590, 879, 880].map(MountainsDemo.columns(forWidth:)) == [1, 2, 2, 3], "columns of 280 px or more")
+        #expect([589, 590, 879, 880].map(Mountains.columns(forWidth:)) == [1, 2, 2, 3], "columns of 280 px or more")
         let desktop = frames(demo, width: 1024)
         #expect(columns(desktop) == 3, "\(desktop.prefix(3))")
         #expect(desktop[0].y == desktop[2].y && desktop[3].y > desktop[0].y)
         // Every row has room for a long name on two lines beside its height.
-        #expect((phone + desktop).allSatisfy { $0.height == MountainsDemo.rowHeight && $0.height >= 44 })
+        #expect((phone + desktop).allSatisfy { $0.height == Mountains.rowHeight && $0.height >= 44 })
     }
 
     @Test("Destinations: a taller card (the picture above the text) on a phone, the picture beside the text on a desktop")

@@ -24,16 +24,17 @@ struct LiveFairnessTests {
     }
 
     func start(_ configure: @escaping (inout WebConfiguration) -> Void = { _ in }) async throws -> Setup {
+        let numbers = try Numbers.descriptor()
         let live = try await LiveServer.start {
-            $0.demos = [NumbersDemo.descriptor]
+            $0.demos = [numbers]
             configure(&$0)
         }
         let heavyCookie = try await live.newSession("/demos/numbers")
         let otherCookie = try await live.newSession("/demos/numbers")
         let list = try #require(live.app.sessionList(cookie: heavyCookie, demo: "numbers"))
         var snapshot = Snapshot<String, String>()
-        try snapshot.appendSections([NumbersDemo.section])
-        try snapshot.appendItems((1...Self.bigList).map { "n\($0)" }, toSection: NumbersDemo.section)
+        try snapshot.appendSections([Numbers.section])
+        try snapshot.appendItems((1...Self.bigList).map { "n\($0)" }, toSection: Numbers.section)
         let big = snapshot
         let update = try await list.exclusive { $0.apply(big, animatingDifferences: false) }
         #expect(update?.snapshot.numberOfItems == Self.bigList)

@@ -18,8 +18,9 @@ struct LiveListLimitsTests {
     }
 
     func start(_ page: String) async throws -> Setup {
+        let numbers = try Numbers.descriptor()
         let live = try await LiveServer.start {
-            $0.demos = [URLStreamDemo.descriptor(urls: LiveURLStreamTests.urls, interval: 60_000...60_000), NumbersDemo.descriptor]
+            $0.demos = [URLStreamDemo.descriptor(urls: LiveURLStreamTests.urls, interval: 60_000...60_000), numbers]
         }
         let cookie = try await live.newSession(page)
         return Setup(live: live, cookie: cookie, id: try #require(live.app.shareID(cookie: cookie)))
@@ -90,7 +91,7 @@ struct LiveListLimitsTests {
         let setup = try await start("/demos/numbers")
         let list = try #require(setup.live.app.sessionList(cookie: setup.cookie, demo: "numbers"))
         var full = Snapshot<String, String>()
-        try full.appendSections([NumbersDemo.section])
+        try full.appendSections([Numbers.section])
         try full.appendItems((1...99_999).map { "n\($0)" })
         try await put(full, into: list)
         let version = list.version

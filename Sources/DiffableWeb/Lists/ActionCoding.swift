@@ -133,7 +133,8 @@ enum ActionCoding {
             return try read()
         }
 
-        private func value<T>(_ key: Key, _ type: ActionSchema.ParameterType, required: Bool, choices: [String]? = nil, placeholder: T,
+        private func value<T>(_ key: Key, _ type: ActionSchema.ParameterType, required: Bool, choices: [String]? = nil, position: Bool = false,
+                              placeholder: T,
                               _ extract: (ActionValue) -> T?) throws -> T {
             switch mode {
             case .probing(let probe):
@@ -143,7 +144,7 @@ enum ActionCoding {
                 if key.stringValue.hasPrefix("_"), Int(key.stringValue.dropFirst()) != nil {
                     throw WebListError.unsupportedAction("\(probe.selected ?? "an action")'s associated value needs a name (case \(probe.selected ?? "add")(item: String))")
                 }
-                probe.parameters.append(.init(name: key.stringValue, type: type, required: required, choices: choices))
+                probe.parameters.append(.init(name: key.stringValue, type: type, required: required, choices: choices, position: position))
                 return placeholder
             case .values(_, let parameters):
                 guard let given = parameters[key.stringValue] else { throw ActionError.missingParameter(key.stringValue) }
@@ -161,6 +162,13 @@ enum ActionCoding {
                     if case .array(let items) = $0 { items as? T } else { nil }
                 }
             }
+            if type == ItemPosition.self {
+                let position = try value(key, .integer, required: required, position: true, placeholder: ItemPosition(0)) {
+                    if case .integer(let index) = $0 { ItemPosition(index) } else { nil }
+                }
+                guard let typed = position as? T else { throw WebListError.unsupportedAction("\(T.self)") }
+                return typed
+            }
             if let cases = StringChoices.cases(of: type) {
                 let names = cases.map(\.name)
                 guard let first = cases.first else { throw WebListError.unsupportedAction("\(T.self) has no cases") }
@@ -172,7 +180,7 @@ enum ActionCoding {
                 }
                 return chosen.value
             }
-            throw WebListError.unsupportedAction("parameter \(key.stringValue): \(T.self) (use String, Int, Double, Bool, [String], or a CaseIterable enum of strings)")
+            throw WebListError.unsupportedAction("parameter \(key.stringValue): \(T.self) (use String, Int, Double, Bool, [String], ItemPosition, or a CaseIterable enum of strings)")
         }
     }
 }

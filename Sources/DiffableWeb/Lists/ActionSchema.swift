@@ -23,6 +23,8 @@ public struct ActionSchema: Sendable, Equatable {
         /// The values a string parameter takes, when its type is a `CaseIterable` enum of
         /// strings (a page shows a menu).
         public var choices: [String]?
+        /// Whether it is a ``ItemPosition`` (an integer counted from 0; a page's form counts from 1).
+        public var position = false
     }
 
     public struct Action: Sendable, Equatable {
@@ -64,11 +66,14 @@ public struct ActionSchema: Sendable, Equatable {
 public enum WebListError: Error, Equatable, CustomStringConvertible {
     case unsupportedAction(String)
     case invalidInitialSnapshot(String)
+    /// A ``Shared`` property whose value the app did not pass to ``WebList/descriptor(sharing:)``.
+    case missingSharedValue(String)
 
     public var description: String {
         switch self {
         case .unsupportedAction(let why): "Unsupported action type: \(why)"
         case .invalidInitialSnapshot(let why): "The initial snapshot is not valid: \(why)"
+        case .missingSharedValue(let what): "No shared value was given for \(what): pass it to descriptor(sharing:)"
         }
     }
 }

@@ -1,26 +1,41 @@
 import Foundation
 
 extension WebList {
-    /// What the web layer serves of this list: its name, title, cell template and actions
-    /// (from ``ActionSchema``), each session's list made from `init()`.
+    /// What the web layer serves of this list: its name, title, templates and actions (from
+    /// ``ActionSchema``, and the framework's `reorder` for a ``Reorderable`` list), each
+    /// session's list made from `init()` with `sharing`'s values in reach of its ``Shared``
+    /// properties (found by type).
     /// - Throws: ``WebListError`` when the actions cannot be read, a parameter has a type the
-    ///   API cannot carry, or the initial snapshot repeats an identifier.
-    public static func descriptor() throws(WebListError) -> DemoDescriptor {
+    ///   API cannot carry, a shared value is missing, or the initial snapshot repeats an identifier.
+    public static func descriptor(sharing: [any Sendable] = []) throws(WebListError) -> DemoDescriptor {
         let schema = try ActionSchema.of(Action.self)
+        let registration = ListRegistration<Self>(schema: schema, shared: SharedValues(values: sharing))
+        let sample = registration.makeList()
+        for child in Mirror(reflecting: sample).children {
+            if let shared = child.value as? any SharedAvailability, !shared.isAvailable {
+                throw .missingSharedValue("\(name): \(child.label.map { String($0.drop { $0 == "_" }) } ?? "a property") (\(type(of: child.value)))")
+            }
+        }
         do {
-            _ = try WebListDemo<Self>.wire(Self().initialSnapshot())
+            _ = try WireIdentifiers.wire(sample.initialSnapshot())
         } catch {
             throw .invalidInitialSnapshot("\(name): \(error)")
         }
-        let actions = schema.actions.map { action in
-            ActionDescriptor(name: action.name, description: ActionDescriptor(name: action.name, description: "").buttonTitle,
+        let descriptions = Action.descriptions
+        var actions = schema.actions.map { action in
+            ActionDescriptor(name: action.name,
+                             description: descriptions[action.name] ?? ActionDescriptor(name: action.name, description: "").buttonTitle,
                              parameters: action.parameters.map { parameter in
                                  .init(name: parameter.name, type: parameter.type.rawValue, required: parameter.required,
-                                       description: parameter.name, choices: parameter.choices)
+                                       description: descriptions["\(action.name).\(parameter.name)"] ?? parameter.name,
+                                       choices: parameter.choices, position: parameter.position)
                              })
         }
-        return DemoDescriptor(name: name, title: title, summary: summary, cellTemplates: [cellTemplate], actions: actions,
-                              make: { WebListDemo<Self>(schema: schema) })
+        if registration.reorderable { actions.append(ReorderAction.descriptor) }
+        return DemoDescriptor(name: name, title: title, summary: summary, pageTemplate: pageTemplate, cellTemplates: cellTemplates,
+                              actions: actions, pageQuery: (Self.self as? any DerivedList.Type)?.pageQuery,
+                              reorderable: registration.reorderable,
+                              make: { WebListDemo<Self>(registration: registration) })
     }
 }
 

@@ -47,6 +47,12 @@ public protocol WebList: Codable, Sendable {
     static var summary: String { get }
     /// The cells' Mustache template, under a templates directory. Default: `cells/<name>`.
     static var cellTemplate: String { get }
+    /// Every template the list's cells and supplementary views use, checked when the app
+    /// starts. Default: ``cellTemplate``; a list whose cells choose their template
+    /// (``TemplatedCell``) names them all.
+    static var cellTemplates: [String] { get }
+    /// The page's template. Default: `demos/list`, the list with a button or a form for every action.
+    static var pageTemplate: String { get }
 
     /// The state a new session starts with.
     init()
@@ -70,17 +76,34 @@ public protocol WebList: Codable, Sendable {
 
     /// A one-line summary for screen readers and the page ("4 to buy"). Default: the count.
     func status(of list: Snapshot<SectionID, ItemID>) -> String
+
+    /// The list's counters for people scripting it ("12 reordered by hand"), shown in the
+    /// page's "Script this session" panel and the API's session description. Default: none.
+    func details(of list: Snapshot<SectionID, ItemID>) -> String
 }
 
 /// A ``WebList``'s actions: an enum whose cases are the actions and whose associated values,
 /// named, are their parameters (`String`, `Int`, `Double`, `Bool`, `[String]`, a
-/// `CaseIterable` enum of strings, or an optional of one of these: optional is not required).
-public protocol WebListAction: Decodable, Sendable {}
+/// `CaseIterable` enum of strings, a ``ItemPosition``, or an optional of one of these: optional
+/// is not required).
+public protocol WebListAction: Decodable, Sendable {
+    /// What the actions and their parameters do, for the API's description, the OpenAPI
+    /// document and the page's forms: keyed by the action's name (`"append"`) and by the
+    /// action's name and the parameter's (`"append.count"`). Default: none.
+    static var descriptions: [String: String] { get }
+}
+
+extension WebListAction {
+    public static var descriptions: [String: String] { [:] }
+}
 
 extension WebList {
     public static var name: String { String(describing: Self.self).lowercased() }
     public static var summary: String { "" }
     public static var cellTemplate: String { "cells/\(name)" }
+    public static var cellTemplates: [String] { [cellTemplate] }
+    public static var pageTemplate: String { "demos/list" }
+    public func details(of list: Snapshot<SectionID, ItemID>) -> String { "" }
 
     public func layout() -> CompositionalLayout {
         CompositionalLayout { _, environment in

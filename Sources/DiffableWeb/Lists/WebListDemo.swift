@@ -9,53 +9,132 @@ import Synchronization
 /// the value when the action returned (before the change is published, so the new cells show
 /// the new state). A refused write gets the value from before back (``restore(state:)``).
 final class WebListDemo<List: WebList>: Demo {
-    private let value: Mutex<List>
-    private let schema: ActionSchema
+    struct Value {
+        var list: List
+        /// A script edited a ``DerivedList``'s items: they are not its state's until the next action.
+        var edited = false
+        /// ``persistentState()`` of this value, once asked (a write asks before and after).
+        var saved: [String: String]?
+    }
+    let value: Mutex<Value>
+    let registration: ListRegistration<List>
 
-    init(schema: ActionSchema) {
-        self.value = Mutex(List())
-        self.schema = schema
+    init(registration: ListRegistration<List>) {
+        self.registration = registration
+        value = Mutex(Value(list: registration.makeList()))
     }
 
-    var current: List { value.withLock { $0 } }
+    var current: List { value.withLock { $0.list } }
+
+    /// Replaces the list's value (after an action, a reorder, an edit).
+    func update(_ list: List, edited: Bool = false) {
+        value.withLock { $0 = Value(list: list, edited: edited) }
+    }
 
     func initialSnapshot() -> Snapshot<String, String> {
+        let list = current
+        if let derived = registration.derived, let snapshot = derived.snapshot(of: list) { return snapshot }
         // A list whose own initial items are not unique starts empty; the page and the API
         // say nothing is wrong with the request, and the server's log names the duplicate.
-        (try? Self.wire(current.initialSnapshot())) ?? Snapshot()
+        return (try? WireIdentifiers.wire(list.initialSnapshot())) ?? Snapshot()
     }
 
     func layout() -> CompositionalLayout { current.layout() }
 
     func cell(for item: String) -> CellContent? {
-        guard let id = List.ItemID(item), let cell = current.cell(for: id), let values = try? CellValues.encode(cell) else { return nil }
-        return CellContent(template: List.cellTemplate, values: values)
+        if let cells = registration.cells {
+            if let made = cells.value(for: item) { return made }
+            guard let made = makeCell(for: item, of: current) else { return nil }
+            cells.insert(made, for: item)
+            return made
+        }
+        return makeCell(for: item, of: current)
     }
 
-    func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? { nil }
+    /// What a script sees of an item: its cell's values, less its own identifier (the item
+    /// carries it already).
+    func data(for item: String) -> [String: String]? {
+        if let list = current as? any ItemData { return Self.data(for: item, of: list) }
+        guard var values = cell(for: item)?.values else { return nil }
+        if values["id"] == item { values["id"] = nil }
+        return values
+    }
+
+    private static func data<Items: ItemData>(for item: String, of list: Items) -> [String: String]? {
+        guard let id = Items.ItemID(item), let data = list.data(for: id) else { return nil }
+        return try? CellValues.encode(data)
+    }
+
+    private func makeCell(for item: String, of list: List) -> CellContent? {
+        guard let id = List.ItemID(item), let cell = list.cell(for: id) else { return nil }
+        return Self.content(cell, template: List.cellTemplate)
+    }
+
+    /// A typed cell's template and values (a ``TemplatedCell`` names its own template).
+    static func content<Cell: Encodable>(_ cell: Cell, template: String) -> CellContent? {
+        guard let values = try? CellValues.encode(cell) else { return nil }
+        return CellContent(template: (cell as? any TemplatedCell)?.template ?? template, values: values)
+    }
+
+    func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? {
+        guard let list = current as? any SupplementaryViews else { return nil }
+        return Self.supplementary(of: list, kind: kind, section: section, in: snapshot)
+    }
+
+    private static func supplementary<Views: SupplementaryViews>(of list: Views, kind: CellKind, section: String,
+                                                                 in snapshot: Snapshot<String, String>) -> CellContent? {
+        guard let id = Views.SectionID(section),
+              let typed = try? WireIdentifiers.typed(snapshot, as: Snapshot<Views.SectionID, Views.ItemID>.self, list: Views.name),
+              let view = list.supplementary(kind, in: id, of: typed) else { return nil }
+        return content(view, template: view.template)
+    }
 
     func perform(_ action: String, parameters: ActionParameters, on list: ListTransaction) throws(ActionError) {
-        let action = try ActionDecoding.decode(List.Action.self, name: action, parameters: parameters, schema: schema)
-        var changed = current
-        try list.update(animatingDifferences: true) { (snapshot: inout Snapshot<String, String>) throws(ActionError) in
-            try Self.perform(action, on: &changed, snapshot: &snapshot)
+        _ = try performReporting(action, parameters: parameters, on: list)
+    }
+
+    func performReporting(_ action: String, parameters: ActionParameters, on list: ListTransaction) throws(ActionError) -> ActionReport? {
+        if registration.reorderable, action == ReorderAction.name { return try reorder(parameters, on: list) }
+        let typed = try ActionDecoding.decode(List.Action.self, name: action, parameters: parameters, schema: registration.schema)
+        let before = value.withLock { $0 }
+        var changed = before.list
+        if let derived = registration.derived {
+            // Only the state changes; the items are what it derives.
+            var scratch = try WireIdentifiers.typed(list.snapshot(), as: Snapshot<List.SectionID, List.ItemID>.self, list: List.name)
+            try Self.run(typed, on: &changed, snapshot: &scratch)
+            let current = list.snapshot()
+            if !before.edited, let step = derived.transition(from: before.list, to: changed, current: current) {
+                _ = list.apply(step, animatingDifferences: true)
+            } else if let snapshot = derived.snapshot(of: changed) {
+                _ = list.apply(snapshot, animatingDifferences: true)
+            }
+        } else {
+            _ = try list.update(animatingDifferences: true) { (snapshot: inout Snapshot<String, String>) throws(ActionError) in
+                try Self.perform(typed, on: &changed, snapshot: &snapshot)
+            }
         }
-        value.withLock { $0 = changed }
+        update(changed)
+        return nil
     }
 
     /// Runs the list's action on the wire snapshot (typed in place when the identifiers are
     /// strings: the write keeps its journal, and its apply costs what changed).
     private static func perform(_ action: List.Action, on list: inout List, snapshot: inout Snapshot<String, String>) throws(ActionError) {
+        if var typed = snapshot as? Snapshot<List.SectionID, List.ItemID> {
+            try run(action, on: &list, snapshot: &typed)
+            guard let wire = typed as? Snapshot<String, String> else { return }
+            snapshot = wire
+        } else {
+            var typed = try WireIdentifiers.typed(snapshot, as: Snapshot<List.SectionID, List.ItemID>.self, list: List.name)
+            try run(action, on: &list, snapshot: &typed)
+            do { snapshot = try WireIdentifiers.wire(typed) } catch { throw .snapshot(error) }
+        }
+    }
+
+    /// The list's own `perform`, its errors as the API answers them.
+    static func run(_ action: List.Action, on list: inout List, snapshot: inout Snapshot<List.SectionID, List.ItemID>) throws(ActionError) {
         do {
-            if var typed = snapshot as? Snapshot<List.SectionID, List.ItemID> {
-                try list.perform(action, on: &typed)
-                guard let wire = typed as? Snapshot<String, String> else { return }
-                snapshot = wire
-            } else {
-                var typed = try typedSnapshot(snapshot)
-                try list.perform(action, on: &typed)
-                snapshot = try wire(typed)
-            }
+            try list.perform(action, on: &snapshot)
         } catch let error as ActionError {
             throw error
         } catch let error as SnapshotError {
@@ -66,63 +145,27 @@ final class WebListDemo<List: WebList>: Demo {
     }
 
     func status(of snapshot: Snapshot<String, String>) -> String {
-        guard let typed = try? Self.typedSnapshot(snapshot) else { return "\(snapshot.numberOfItems) items" }
+        guard let typed = try? WireIdentifiers.typed(snapshot, as: Snapshot<List.SectionID, List.ItemID>.self, list: List.name) else {
+            return "\(snapshot.numberOfItems) items"
+        }
         return current.status(of: typed)
     }
 
-    func pageValues() -> [String: String] { [:] }
-
-    /// The value, as JSON under `state` (what the store saves with the list).
-    func persistentState() -> [String: String] {
-        guard let data = try? JSONEncoder().encode(current) else { return [:] }
-        return ["state": String(decoding: data, as: UTF8.self)]
-    }
-
-    func restore(state: [String: String]) {
-        guard let json = state["state"], let restored = try? JSONDecoder().decode(List.self, from: Data(json.utf8)) else { return }
-        value.withLock { $0 = restored }
-    }
-
-    // MARK: Identifiers on the wire
-
-    /// The typed snapshot of a wire one.
-    /// - Throws: ``ActionError/unprocessable(code:message:)`` (`invalid_identifier`) naming an
-    ///   identifier a script put in the list that is not one of the list's (not an integer, …).
-    static func typedSnapshot(_ snapshot: Snapshot<String, String>) throws(ActionError) -> Snapshot<List.SectionID, List.ItemID> {
-        if let same = snapshot as? Snapshot<List.SectionID, List.ItemID> { return same }
-        var typed = Snapshot<List.SectionID, List.ItemID>()
-        for section in snapshot.sectionIdentifiers {
-            guard let id = List.SectionID(section) else { throw Self.invalid(section) }
-            let items = (try? snapshot.itemIdentifiers(inSection: section)) ?? []
-            var ids: [List.ItemID] = []
-            ids.reserveCapacity(items.count)
-            for item in items {
-                guard let typedItem = List.ItemID(item) else { throw Self.invalid(item) }
-                ids.append(typedItem)
-            }
-            do {
-                try typed.appendSections([id])
-                try typed.appendItems(ids, toSection: id)
-            } catch {
-                throw .snapshot(error)
-            }
+    func details(of snapshot: Snapshot<String, String>) -> String {
+        guard let typed = try? WireIdentifiers.typed(snapshot, as: Snapshot<List.SectionID, List.ItemID>.self, list: List.name) else {
+            return ""
         }
-        return typed
+        return current.details(of: typed)
     }
 
-    /// The wire snapshot of a typed one (identifiers as their text).
-    static func wire(_ typed: Snapshot<List.SectionID, List.ItemID>) throws(SnapshotError) -> Snapshot<String, String> {
-        if let same = typed as? Snapshot<String, String> { return same }
-        var wire = Snapshot<String, String>()
-        for section in typed.sectionIdentifiers {
-            let text = section.description
-            try wire.appendSections([text])
-            try wire.appendItems(((try? typed.itemIdentifiers(inSection: section)) ?? []).map(\.description), toSection: text)
-        }
-        return wire
+    func pageValues() -> [String: String] {
+        guard let list = current as? any PageState else { return [:] }
+        return Self.pageValues(of: list)
     }
 
-    private static func invalid(_ identifier: String) -> ActionError {
-        .unprocessable(code: "invalid_identifier", message: "“\(identifier)” is not an identifier of \(List.name)")
+    static func pageValues<Page: PageState>(of list: Page) -> [String: String] {
+        (try? CellValues.encode(list.pageValues)) ?? [:]
     }
+
+    var sharesCellContent: Bool { registration.cells != nil }
 }
