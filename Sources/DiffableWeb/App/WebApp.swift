@@ -150,8 +150,9 @@ public final class WebApp: Sendable {
         return staticFiles.response(for: request).map(secured)
     }
 
-    /// Sends heartbeats (spread over the interval: ``HeartbeatSchedule``) and, once an interval,
-    /// drops idle layouts and idle sessions (``SessionMaintenance``) until the task is cancelled.
+    /// Sends heartbeats (spread over the interval: MicroHTTP's `HeartbeatSchedule`) and, once an
+    /// interval, drops idle layouts and idle sessions (`SessionMaintenance`) until the task is
+    /// cancelled.
     public func runMaintenance() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.heartbeats.run() }
