@@ -9,7 +9,7 @@ import Synchronization
 /// The DiffableWeb application: demos, sessions and routes, as one `MicroHTTP` handler.
 ///
 /// ```swift
-/// let app = try await WebApp(configuration: .init(publicDirectory: "Public", templatesDirectory: "templates"))
+/// let app = try await WebApp(configuration: WebConfiguration(lists: [Groceries.self]))
 /// let server = try HTTPServer(configuration: .init(port: 8080)) { await app.handle($0) }
 /// try server.start()
 /// ```
