@@ -17,7 +17,7 @@ extension WebApp {
         let bodies = Mutex<(@Sendable () -> Int)?>(nil)
     }
 
-    /// `http_route` for a request: its route template (``RouteTemplates``).
+    /// `http_route` for a request: its route template (`RouteTemplates`).
     public static func routeTemplate(method: HTTPMethod, rawPath: String) -> String {
         RouteTemplates.shared.template(method: method.rawValue, rawPath: rawPath)
     }

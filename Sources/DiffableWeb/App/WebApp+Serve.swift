@@ -11,8 +11,9 @@ extension WebApp {
     /// Prints `Listening on http://host:port/` to standard output once the port is open (with
     /// `port: 0` that names the port picked; scripts and tests read it).
     /// ```swift
-    /// try await WebApp.serve(WebConfiguration(publicDirectory: "Public", templatesDirectory: "templates",
-    ///                                         demos: [GroceriesDemo.descriptor]))
+    /// var configuration = try WebConfiguration(lists: [Groceries.self])
+    /// configuration.sessionIdleTimeout = .seconds(10 * 60)
+    /// try await WebApp.serve(configuration, port: 9000)
     /// ```
     public static func serve(_ configuration: WebConfiguration, host: String = "127.0.0.1", port: Int = 8080,
                              limits: Limits = Limits(), shutdownGrace: Duration = .seconds(5),

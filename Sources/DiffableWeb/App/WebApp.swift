@@ -9,7 +9,7 @@ import Synchronization
 /// The DiffableWeb application: demos, sessions and routes, as one `MicroHTTP` handler.
 ///
 /// ```swift
-/// let app = try await WebApp(configuration: .init(publicDirectory: "Public", templatesDirectory: "templates"))
+/// let app = try await WebApp(configuration: WebConfiguration(lists: [Groceries.self]))
 /// let server = try HTTPServer(configuration: .init(port: 8080)) { await app.handle($0) }
 /// try server.start()
 /// ```
@@ -150,8 +150,9 @@ public final class WebApp: Sendable {
         return staticFiles.response(for: request).map(secured)
     }
 
-    /// Sends heartbeats (spread over the interval: ``HeartbeatSchedule``) and, once an interval,
-    /// drops idle layouts and idle sessions (``SessionMaintenance``) until the task is cancelled.
+    /// Sends heartbeats (spread over the interval: MicroHTTP's `HeartbeatSchedule`) and, once an
+    /// interval, drops idle layouts and idle sessions (`SessionMaintenance`) until the task is
+    /// cancelled.
     public func runMaintenance() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.heartbeats.run() }

@@ -23,7 +23,7 @@ public struct WebConfiguration: Sendable {
     /// At most this many sessions; the one idle the longest is evicted to make room.
     public var maximumSessions = 10_000
     /// What one session's lists may hold in memory (identifiers, event logs, caches, as
-    /// ``MemoryCost`` reckons them); a write that would pass it is refused
+    /// `MemoryCost` reckons them); a write that would pass it is refused
     /// (`422 memory_budget`) and changes nothing. 0: no limit.
     public var sessionMemoryBytes = WebConfiguration.defaultSessionMemoryBytes
     public static let defaultSessionMemoryBytes = 16 << 20
@@ -34,7 +34,7 @@ public struct WebConfiguration: Sendable {
     public static let defaultMemoryTotalBytes = 512 << 20
     /// The process's memory limit: as RSS nears it, caches are dropped, idle sessions evicted
     /// and the slowest streams cut, and past that what would grow is refused (`503 memory_full`);
-    /// see ``ProcessMemory/MemoryGovernor``. The budgets above are shares of it
+    /// see ProcessMemory's `MemoryGovernor`. The budgets above are shares of it
     /// (``MemoryShares``). 0: none (the app serves without a governor).
     public var memoryLimitBytes = 0
     /// What all event streams together may hold (unsent bytes, deflate states) before new
@@ -75,8 +75,8 @@ public struct WebConfiguration: Sendable {
     /// Events kept per list for reconnecting clients.
     public var eventLogCapacity = 256
     /// How often each stream gets a comment line, so proxies keep idle streams open (spread
-    /// over the interval: ``HeartbeatSchedule``). 30 s stays under the idle timeouts of the
-    /// usual proxies and load balancers (Heroku's router 55 s, nginx's `proxy_read_timeout`
+    /// over the interval: MicroHTTP's `HeartbeatSchedule`). 30 s stays under the idle timeouts
+    /// of the usual proxies and load balancers (Heroku's router 55 s, nginx's `proxy_read_timeout`
     /// and AWS ALB's 60 s, Cloudflare's 100 s) and costs half the CPU of 15 s at 10,000 idle
     /// streams (docs/benchmarks-history.md, "Idle streams (session 11)").
     public var heartbeatInterval: Duration = .seconds(30)

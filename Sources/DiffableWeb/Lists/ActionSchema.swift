@@ -1,7 +1,7 @@
 /// What a ``WebList``'s actions are, read from its `Action` type: each case's name, and its
 /// parameters' names, types and whether they are required. Found once, when the app starts,
 /// by decoding `Action` with a decoder that records what it is asked for
-/// (``ActionCoding``): the action names of the API, the forms and the OpenAPI document are
+/// (`ActionCoding`): the action names of the API, the forms and the OpenAPI document are
 /// the enum's cases, and a parameter is what a case's associated value is named and typed.
 ///
 /// ```swift

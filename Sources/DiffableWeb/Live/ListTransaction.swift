@@ -4,12 +4,13 @@ import Synchronization
 
 /// The handle to a list's data source while one write runs, and only then: what a demo's
 /// action, a demo's own write (``ListHandle``) and a script's write get from the list's
-/// ``ListWriter``. Once the write has returned, the transaction is over: its changes are
+/// `ListWriter`. Once the write has returned, the transaction is over: its changes are
 /// ignored (an apply answers `nil`), so a kept reference cannot change the list outside its
 /// writer.
 ///
 /// The names and meanings are `DiffableDataSource`'s (UIKit's). What the write applied is
-/// collected in order (``updates``), and becomes events after the write has returned.
+/// collected in order by the list (`LiveList.takeCollected()`), and becomes events after the
+/// write has returned.
 public final class ListTransaction: Sendable {
     public typealias Update = DataSourceUpdate<String, String>
     private let dataSource: DiffableDataSource<String, String>

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// A request that may write is announced as it starts (``WebApp/handle(_:)``), so that the
 /// store knows of it while it is still being read and decoded: its first list write claims that
-/// announcement (``claimRequest()``) rather than make its own, and the request settles it when it
+/// announcement (`claimRequest()`) rather than make its own, and the request settles it when it
 /// ends, whatever it did.
 public final class IncomingWrite: Sendable {
     /// The announcement of the request this task serves (`nil`: none).

@@ -1,18 +1,18 @@
 import Synchronization
 
-/// Where sessions outlive the process: the embedded SQLite file (``SQLiteSessionStore``, the
+/// Where sessions outlive the process: the embedded SQLite file (`SQLiteSessionStore`, the
 /// default) or a PostgreSQL database that several server processes share
-/// (``PostgresSessionStore``).
+/// (`PostgresSessionStore`, in DiffableWebPostgres).
 ///
 /// # What is kept
 /// A session's two ids; per list its version, event epoch and demo state, the identifiers of a
 /// recent version (a *checkpoint*), and every change since (``StoredChange``: what
-/// ``Snapshot/applying(_:)`` needs, plus the event a reconnecting client replays). A write
+/// `Snapshot.applying(_:)` needs, plus the event a reconnecting client replays). A write
 /// costs what it changed: a checkpoint is written only once the changes since the last one
 /// add up to about the list's own size, so its cost is spread over them.
 ///
 /// # Who writes, and how it is saved
-/// Each list has one writer per process (``LiveList``'s ``ListWriter``). How its writes are
+/// Each list has one writer per process (`LiveList`'s `ListWriter`). How its writes are
 /// saved is the store's strategy, behind one call, ``write(_:from:_:undo:)``:
 /// - the embedded store (SQLite, one process) **commits in groups**: the write is applied at
 ///   once and handed to the store's own thread; the writer goes on with the next change while
@@ -197,7 +197,7 @@ public final class SaveReceipt: Sendable {
 
     /// Whether the save may fail with ``ListStoreError/lostRace(_:)`` (another process saved
     /// first): its request then runs again, so it waits for the outcome itself rather than
-    /// answering through a promise (``SaveDeferral``).
+    /// answering through a promise (`SaveDeferral`).
     public let mayLoseRace: Bool
 
     public init(mayLoseRace: Bool = false) { self.mayLoseRace = mayLoseRace }

@@ -16,7 +16,7 @@ public struct Renderer: Sendable {
     /// extension (`cells/mountain`). A later directory's template replaces an earlier one of the
     /// same name (an app's own directory after the package's `templates/`).
     /// - Throws: ``RendererError`` when a template does not parse, or one of `required` (and
-    ///   of ``baseTemplates``) is in none of the directories.
+    ///   of `baseTemplates`) is in none of the directories.
     public init(templatesDirectories directories: [String], required: [String] = []) async throws {
         var library = try await MustacheLibrary(directory: directories.first ?? "templates")
         for directory in directories.dropFirst() {

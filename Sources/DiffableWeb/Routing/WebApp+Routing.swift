@@ -12,7 +12,7 @@ extension WebApp {
     }
 
     /// Handles one request for the server: a response, or a promise of one (MicroHTTP's
-    /// `ResponsePromise`) that the thread saving the request's writes fulfils (``SaveDeferral``).
+    /// `ResponsePromise`) that the thread saving the request's writes fulfils (`SaveDeferral`).
     /// Never throws: every failure becomes a response.
     ///
     /// A request that may write is on its way to the store from here (``IncomingWrite``): a
