@@ -2,7 +2,7 @@ import Synchronization
 
 /// A bounded cache that every session may read and fill at once: what a list computes from
 /// shared, immutable data (a catalog's search results, the step between two of them) is
-/// computed once for all sessions. It keeps what was used lately (``RecentlyUsed``'s two
+/// computed once for all sessions. It keeps what was used lately (`RecentlyUsed`'s two
 /// generations), and the server empties it first when the process is short of memory, so a
 /// list using it needs no lock and bounds nothing itself.
 ///
