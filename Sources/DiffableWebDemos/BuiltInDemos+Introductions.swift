@@ -23,7 +23,8 @@ extension BuiltInDemos {
         "destinations": Introduction(summary: "A travel feed whose pictures load just before you scroll to them.",
                                      tryThis: "Like a post: only its heart changes. A picture that fails offers Retry."),
         "explore": Introduction(summary: "An App Store–style page: carousels that scroll sideways above a list.",
-                                tryThis: "Swipe a carousel, then press Shuffle in its header."),
+                                tryThis: "Swipe a carousel, then press Shuffle in its header.",
+                                example: ExampleRequest(action: "shuffle", body: #"{"section":"featured"}"#)),
         "outline": Introduction(summary: "The world’s mountains by height, in folders you open and close.",
                                 tryThis: "Open “8,000–8,999 m”, then move through the tree with the arrow keys."),
     ]

@@ -47,7 +47,7 @@ public enum BuiltInDemos {
                                      interval: options.publishInterval),
             DestinationsDemo.descriptor(places: bundled.mountains.prefix(200).map { ($0.name, $0.height) },
                                         assetLatency: options.assetLatency),
-            ExploreDemo.descriptor(catalog: bundled),
+            try Explore.descriptor(sharing: [Explore.Content(catalog: bundled)]),
             OutlineDemo.descriptor(catalog: bundled),
         ])
     }

@@ -133,12 +133,12 @@ struct PinnedLayoutTests {
 
     @Test("Explore pins its section headers and draws the list's rows on a card")
     func explore() throws {
-        let demo = ExploreDemo(mountains: Array(try MountainCatalog.bundled().mountains.prefix(60)))
+        let demo = try Explore.descriptor(sharing: [Explore.Content(catalog: try MountainCatalog.bundled())]).make()
         let layout = ListLayout(snapshot: demo.initialSnapshot(), layout: demo.layout(), container: Self.phone)
         let all = layout.result.sections[2]
         let cells = layout.cells(in: LayoutRect(x: 0, y: all.frame.minY, width: 390, height: all.frame.height))
         #expect(cells.first { $0.id == "header:all" }?.pin?.edge == .top)
-        let card = try #require(cells.first { $0.id == "decoration:\(ExploreDemo.cardKind):all" })
+        let card = try #require(cells.first { $0.id == "decoration:\(Explore.cardKind):all" })
         let rows = cells.filter { $0.kind == .item }
         #expect(rows.count == 60)
         for row in rows {
