@@ -43,7 +43,7 @@ public enum BuiltInDemos {
             try Mountains.descriptor(sharing: [catalog]),
             try Numbers.descriptor(),
             PhotosDemo.descriptor(library: photos, imageLatency: options.imageLatency),
-            URLStreamDemo.descriptor(urls: URLStreamDemo.builtInURLs(photos: photos),
+            try URLStream.descriptor(urls: URLStream.builtInURLs(photos: photos),
                                      interval: options.publishInterval),
             DestinationsDemo.descriptor(places: bundled.mountains.prefix(200).map { ($0.name, $0.height) },
                                         assetLatency: options.assetLatency),

@@ -19,8 +19,9 @@ struct LiveListLimitsTests {
 
     func start(_ page: String) async throws -> Setup {
         let numbers = try Numbers.descriptor()
+        let urls = try URLStream.descriptor(urls: LiveURLStreamTests.urls, interval: 60_000...60_000)
         let live = try await LiveServer.start {
-            $0.demos = [URLStreamDemo.descriptor(urls: LiveURLStreamTests.urls, interval: 60_000...60_000), numbers]
+            $0.demos = [urls, numbers]
         }
         let cookie = try await live.newSession(page)
         return Setup(live: live, cookie: cookie, id: try #require(live.app.shareID(cookie: cookie)))

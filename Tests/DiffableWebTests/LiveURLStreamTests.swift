@@ -11,7 +11,8 @@ struct LiveURLStreamTests {
     static let urls = (1...60).map { "/demos/photos/assets/p\(String(format: "%03d", $0)).svg" }
 
     func start(interval: ClosedRange<Int> = 60_000...60_000) async throws -> (LiveServer, String) {
-        let live = try await LiveServer.start { $0.demos = [URLStreamDemo.descriptor(urls: Self.urls, interval: interval)] }
+        let urls = try URLStream.descriptor(urls: Self.urls, interval: interval)
+        let live = try await LiveServer.start { $0.demos = [urls] }
         return (live, try await live.newSession("/demos/urls"))
     }
 
@@ -74,7 +75,7 @@ struct LiveURLStreamTests {
         let batch = try await next(&stream)
         #expect(batch.name == "changeset")
         let count = items(live, cookie).count
-        #expect(URLStreamDemo.batchSizes.contains(count) && Set(items(live, cookie)).isSubset(of: Set(Self.urls)))
+        #expect(URLStream.batchSizes.contains(count) && Set(items(live, cookie)).isSubset(of: Set(Self.urls)))
         #expect(try await live.postJSON("/demos/urls/actions/pause", "{}", cookie: cookie).status == 200)
         // A batch's write that waited behind the pause finds it paused and changes nothing (the
         // writer runs them in turn): from the pause's answer on, the version holds still.
@@ -97,8 +98,9 @@ struct LiveURLStreamTests {
 extension LiveURLStreamTests {
     @Test("a script does over the API what the page does: publish URLs, switch the photo layout, read both back")
     func overTheAPI() async throws {
+        let stream = try URLStream.descriptor(urls: Self.urls, interval: 60_000...60_000)
         let live = try await LiveServer.start {
-            $0.demos = [URLStreamDemo.descriptor(urls: Self.urls, interval: 60_000...60_000),
+            $0.demos = [stream,
                         PhotosDemo.descriptor(library: LivePhotosTests.library, imageLatency: 0...0)]
         }
         let id = try #require(object(try await live.postJSON("/api/sessions", ""))["id"] as? String)

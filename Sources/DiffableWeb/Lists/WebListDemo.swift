@@ -18,6 +18,8 @@ final class WebListDemo<List: WebList>: Demo {
     }
     let value: Mutex<Value>
     let registration: ListRegistration<List>
+    /// A ``BackgroundWork`` list's jobs (`+Work`).
+    let work = Mutex(Work())
 
     init(registration: ListRegistration<List>) {
         self.registration = registration
@@ -29,6 +31,7 @@ final class WebListDemo<List: WebList>: Demo {
     /// Replaces the list's value (after an action, a reorder, an edit).
     func update(_ list: List, edited: Bool = false) {
         value.withLock { $0 = Value(list: list, edited: edited) }
+        if doesBackgroundWork { reconcileJobs() }
     }
 
     func initialSnapshot() -> Snapshot<String, String> {
@@ -117,16 +120,22 @@ final class WebListDemo<List: WebList>: Demo {
         return nil
     }
 
-    /// Runs the list's action on the wire snapshot (typed in place when the identifiers are
-    /// strings: the write keeps its journal, and its apply costs what changed).
+    /// Runs the list's action on the wire snapshot.
     private static func perform(_ action: List.Action, on list: inout List, snapshot: inout Snapshot<String, String>) throws(ActionError) {
+        try mutate(&list, snapshot: &snapshot) { list, typed throws(ActionError) in try run(action, on: &list, snapshot: &typed) }
+    }
+
+    /// Runs `body` on the list and the wire snapshot, typed (in place when the identifiers are
+    /// strings: the write keeps its journal, and its apply costs what changed).
+    static func mutate(_ list: inout List, snapshot: inout Snapshot<String, String>,
+                       _ body: (inout List, inout Snapshot<List.SectionID, List.ItemID>) throws(ActionError) -> Void) throws(ActionError) {
         if var typed = snapshot as? Snapshot<List.SectionID, List.ItemID> {
-            try run(action, on: &list, snapshot: &typed)
+            try body(&list, &typed)
             guard let wire = typed as? Snapshot<String, String> else { return }
             snapshot = wire
         } else {
             var typed = try WireIdentifiers.typed(snapshot, as: Snapshot<List.SectionID, List.ItemID>.self, list: List.name)
-            try run(action, on: &list, snapshot: &typed)
+            try body(&list, &typed)
             do { snapshot = try WireIdentifiers.wire(typed) } catch { throw .snapshot(error) }
         }
     }
