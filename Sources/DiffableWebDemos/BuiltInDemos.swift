@@ -42,7 +42,7 @@ public enum BuiltInDemos {
         return Self.introduced([
             try Mountains.descriptor(sharing: [catalog]),
             try Numbers.descriptor(),
-            PhotosDemo.descriptor(library: photos, imageLatency: options.imageLatency),
+            try Photos.descriptor(library: photos, imageLatency: options.imageLatency),
             try URLStream.descriptor(urls: URLStream.builtInURLs(photos: photos),
                                      interval: options.publishInterval),
             DestinationsDemo.descriptor(places: bundled.mountains.prefix(200).map { ($0.name, $0.height) },

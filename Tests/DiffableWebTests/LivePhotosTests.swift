@@ -11,7 +11,7 @@ struct LivePhotosTests {
     static let library = PhotoLibrary.generated(captions: ["Alpha", "Beta", "Gamma"], count: 75)
 
     func start(latency: ClosedRange<Int> = 0...0, gate: (@Sendable (String) async -> Void)? = nil) async throws -> (LiveServer, String) {
-        let live = try await LiveServer.start { $0.demos = [PhotosDemo.descriptor(library: Self.library, imageLatency: latency, imageGate: gate)] }
+        let live = try await LiveServer.start { $0.demos = [try Photos.descriptor(library: Self.library, imageLatency: latency, imageGate: gate)] }
         return (live, try await live.newSession("/demos/photos"))
     }
 

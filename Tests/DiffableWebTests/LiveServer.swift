@@ -11,7 +11,7 @@ struct LiveServer: Sendable {
     let server: HTTPServer
     var port: Int { server.port }
 
-    static func start(_ configure: (inout WebConfiguration) -> Void = { _ in }) async throws -> LiveServer {
+    static func start(_ configure: (inout WebConfiguration) throws -> Void = { _ in }) async throws -> LiveServer {
         let app = try await makeApp(configure)
         // As the executable serves: static files and /healthz answered on the server's thread.
         var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)

@@ -101,7 +101,7 @@ extension LiveURLStreamTests {
         let stream = try URLStream.descriptor(urls: Self.urls, interval: 60_000...60_000)
         let live = try await LiveServer.start {
             $0.demos = [stream,
-                        PhotosDemo.descriptor(library: LivePhotosTests.library, imageLatency: 0...0)]
+                        try Photos.descriptor(library: LivePhotosTests.library, imageLatency: 0...0)]
         }
         let id = try #require(object(try await live.postJSON("/api/sessions", ""))["id"] as? String)
         let published = try await live.postJSON("/api/sessions/\(id)/demos/urls/actions/publish", #"{"urls":["/a.svg","https://example.org/b.png"]}"#)

@@ -85,7 +85,7 @@ extension LivePhotosTests {
         #expect(library.photos.map(\.asset) == ["a.JPG", "b dot.png", nil])
         #expect(log.lines.count == 1 && log.lines[0].contains("c.webp"))
 
-        let live = try await LiveServer.start { $0.demos = [PhotosDemo.descriptor(library: library, imageLatency: 0...0)] }
+        let live = try await LiveServer.start { $0.demos = [try Photos.descriptor(library: library, imageLatency: 0...0)] }
         let page = try await get(port: live.port, "/demos/photos")
         #expect(page.status == 200 && page.text.contains(#"aria-label="c, loading""#))
         let file = try await get(port: live.port, "/demos/photos/assets/b%20dot.png")

@@ -10,11 +10,11 @@ let packageRoot: String = {
     return url.path
 }()
 
-func makeApp(_ configure: (inout WebConfiguration) -> Void = { _ in }) async throws -> WebApp {
+func makeApp(_ configure: (inout WebConfiguration) throws -> Void = { _ in }) async throws -> WebApp {
     var configuration = WebConfiguration(publicDirectory: packageRoot + "/Public", templatesDirectory: packageRoot + "/templates",
                                          demos: try BuiltInDemos.table())
     configuration.testHooks = true
-    configure(&configuration)
+    try configure(&configuration)
     return try await WebApp(configuration: configuration)
 }
 

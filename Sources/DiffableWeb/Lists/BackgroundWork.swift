@@ -51,6 +51,7 @@ public struct ListJob<List: WebList>: Sendable {
 /// and scripts, and none runs once the job was cancelled.
 public struct ListUpdater<List: WebList>: Sendable {
     let run: @Sendable (_ animated: Bool, _ body: @escaping @Sendable (inout List, inout Snapshot<List.SectionID, List.ItemID>) throws -> Void) async -> Bool
+    let runState: @Sendable (_ body: @escaping @Sendable (inout List) -> Void) async -> Bool
     let cancelled: JobCancellation
 
     /// Changes the list's state and items as an action does, applied (animated unless asked
@@ -62,6 +63,15 @@ public struct ListUpdater<List: WebList>: Sendable {
                        _ body: @escaping @Sendable (inout List, inout Snapshot<List.SectionID, List.ItemID>) throws -> Void) async -> Bool {
         guard !isCancelled else { return false }
         return await run(animatingDifferences, body)
+    }
+
+    /// Changes only the list's state (a counter): nothing is applied or streamed, and the
+    /// change shows with the list's next event.
+    /// - Returns: `false` when the job was cancelled or the list is gone.
+    @discardableResult
+    public func updateState(_ body: @escaping @Sendable (inout List) -> Void) async -> Bool {
+        guard !isCancelled else { return false }
+        return await runState(body)
     }
 
     /// Waits `duration`; `false` when the job was cancelled meanwhile (stop then).

@@ -5,6 +5,8 @@
 struct FlatStateDecoder: Decoder {
     let values: [String: String]
     var codingPath: [any CodingKey] = []
+    /// A nested value's text (an enum of strings reads its raw value from it).
+    var single: String?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -12,7 +14,10 @@ struct FlatStateDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Self.flat }
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw Self.flat }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        guard let single else { throw Self.flat }
+        return Single(text: single, codingPath: codingPath)
+    }
 
     static let flat = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a flat state holds strings by key"))
 
@@ -46,8 +51,8 @@ struct FlatStateDecoder: Decoder {
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             if let lossless = type as? any LosslessStringConvertible.Type, let value = lossless.init(try text(key)) as? T { return value }
-            // Nested values were never flat: a property wrapper (``Shared``) decodes from nothing.
-            return try T(from: FlatStateDecoder(values: [:], codingPath: codingPath + [key]))
+            // An enum of strings reads its raw value; a nested value was never flat.
+            return try T(from: FlatStateDecoder(values: [:], codingPath: codingPath + [key], single: values[key.stringValue]))
         }
 
         func nestedContainer<Nested: CodingKey>(keyedBy type: Nested.Type, forKey key: Key) throws -> KeyedDecodingContainer<Nested> {
@@ -56,5 +61,20 @@ struct FlatStateDecoder: Decoder {
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw FlatStateDecoder.flat }
         func superDecoder() throws -> any Decoder { FlatStateDecoder(values: values) }
         func superDecoder(forKey key: Key) throws -> any Decoder { FlatStateDecoder(values: values) }
+    }
+}
+
+extension FlatStateDecoder {
+    /// One value's text, for a type that decodes itself from a single value (an enum of strings).
+    struct Single: SingleValueDecodingContainer {
+        let text: String
+        let codingPath: [any CodingKey]
+
+        func decodeNil() -> Bool { false }
+        func decode(_ type: String.Type) throws -> String { text }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            if let lossless = type as? any LosslessStringConvertible.Type, let value = lossless.init(text) as? T { return value }
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "“\(text)” is not a \(T.self)"))
+        }
     }
 }

@@ -12,6 +12,17 @@ extension WebListDemo {
         /// Each stream's window (a closed stream reports an empty one).
         var windows: [String: WindowItems] = [:]
         var running: [String: (task: Task<Void, Never>, cancellation: JobCancellation)] = [:]
+        /// Job writes waiting for the list's writer: they are applied together, in one write
+        /// and one event (loads that finish together show together).
+        var pending: [PendingWrite] = []
+        var flushScheduled = false
+    }
+
+    struct PendingWrite {
+        let animated: Bool
+        let body: @Sendable (inout List, inout Snapshot<List.SectionID, List.ItemID>) throws -> Void
+        let cancellation: JobCancellation
+        let done: CheckedContinuation<Bool, Never>
     }
 
     var doesBackgroundWork: Bool { List.self is any BackgroundWork.Type }
@@ -92,32 +103,84 @@ extension WebListDemo {
     private func updater(_ handle: ListHandle, _ cancellation: JobCancellation) -> ListUpdater<List> {
         ListUpdater(run: { [weak self] animated, body in
             guard let self else { return false }
-            let outcome = JobCancellation()  // set when the write applied
-            let wrote = await handle.write { transaction in
-                guard !cancellation.flag.load(ordering: .acquiring) else { return }
-                if self.applyJobWrite(animated: animated, body, on: transaction) { outcome.cancel() }
+            return await withCheckedContinuation { done in
+                let schedule = work.withLock { work -> Bool in
+                    work.pending.append(PendingWrite(animated: animated, body: body, cancellation: cancellation, done: done))
+                    defer { work.flushScheduled = true }
+                    return !work.flushScheduled
+                }
+                if schedule { Task { await self.flush(handle) } }
             }
-            return wrote && outcome.flag.load(ordering: .acquiring)
+        }, runState: { [weak self] body in
+            guard let self else { return false }
+            return await handle.write { _ in
+                guard !cancellation.flag.load(ordering: .acquiring) else { return }
+                var changed = self.current
+                body(&changed)
+                self.update(changed)
+            }
         }, cancelled: cancellation)
     }
 
-    /// A job's write, as an action's: on a copy of the value, the items typed, the copy kept
-    /// once applied; throwing leaves both as they were.
-    private func applyJobWrite(animated: Bool, _ body: (inout List, inout Snapshot<List.SectionID, List.ItemID>) throws -> Void,
-                               on transaction: ListTransaction) -> Bool {
-        var changed = current
-        do {
-            _ = try transaction.update(animatingDifferences: animated) { (snapshot: inout Snapshot<String, String>) throws(ActionError) in
-                try Self.mutate(&changed, snapshot: &snapshot) { list, typed throws(ActionError) in
-                    do { try body(&list, &typed) } catch let error as ActionError { throw error } catch let error as SnapshotError {
-                        throw .snapshot(error)
-                    } catch { throw .unprocessable(code: "job_failed", message: "\(error)") }
+    /// Applies the job writes waiting, in one write of the list: each on the state and items
+    /// the one before left (a write that throws, or whose job was cancelled, is left out), then
+    /// one apply, animated if one of them asked. Items left as they were are not applied (no
+    /// version, no event): only the state changes.
+    private func flush(_ handle: ListHandle) async {
+        let outcome = Mutex<[Bool]>([])
+        let batch = Mutex<[PendingWrite]>([])
+        let wrote = await handle.write { transaction in
+            let writes = self.work.withLock { work in
+                work.flushScheduled = false
+                defer { work.pending.removeAll() }
+                return work.pending
+            }
+            batch.withLock { $0 = writes }
+            var changed = self.current
+            let before = transaction.snapshot()
+            var snapshot = before
+            var results: [Bool] = []
+            for write in writes {
+                guard !write.cancellation.flag.load(ordering: .acquiring) else {
+                    results.append(false)
+                    continue
+                }
+                var (list, items) = (changed, snapshot)
+                do {
+                    try Self.mutate(&list, snapshot: &items) { list, typed throws(ActionError) in
+                        do { try write.body(&list, &typed) } catch let error as ActionError { throw error } catch let error as SnapshotError {
+                            throw .snapshot(error)
+                        } catch { throw .unprocessable(code: "job_failed", message: "\(error)") }
+                    }
+                    (changed, snapshot) = (list, items)
+                    results.append(true)
+                } catch {
+                    results.append(false)
                 }
             }
-        } catch {
-            return false
+            outcome.withLock { $0 = results }
+            guard results.contains(true) else { return }
+            self.update(changed)
+            let marked = !snapshot.reloadedItemIdentifiers.isEmpty || !snapshot.reconfiguredItemIdentifiers.isEmpty
+                || !snapshot.reloadedSectionIdentifiers.isEmpty
+            if marked || !snapshot.isIdentical(to: before) {
+                transaction.apply(snapshot, animatingDifferences: writes.contains { $0.animated })
+            }
         }
-        update(changed)
-        return true
+        // Answered once the write is over: a write the list's limits refused wrote nothing.
+        let writes = batch.withLock { $0 }
+        let results = outcome.withLock { $0 }
+        for (index, write) in writes.enumerated() {
+            write.done.resume(returning: wrote && index < results.count && results[index])
+        }
+        // A list that went never ran the write: its waiting writes are answered `false`.
+        if !wrote {
+            let stranded = work.withLock { work in
+                work.flushScheduled = false
+                defer { work.pending.removeAll() }
+                return work.pending
+            }
+            for write in stranded { write.done.resume(returning: false) }
+        }
     }
 }

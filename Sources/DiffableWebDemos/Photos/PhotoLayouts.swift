@@ -2,7 +2,7 @@ import CompositionalLayout
 import DiffableWeb
 
 /// The photo grid's layouts: exactly the seed's (../shared/SEEDS.md, 001), plus a square grid.
-public enum PhotoLayout: String, Sendable, CaseIterable {
+public enum PhotoLayout: String, Sendable, CaseIterable, Codable {
     /// `createBasicListLayout()`: full-width rows, 44 px tall.
     case list
     /// One tall item on the left, three on the right, in a group 0.6 of the container's height;
