@@ -45,7 +45,7 @@ public enum BuiltInDemos {
             try Photos.descriptor(library: photos, imageLatency: options.imageLatency),
             try URLStream.descriptor(urls: URLStream.builtInURLs(photos: photos),
                                      interval: options.publishInterval),
-            DestinationsDemo.descriptor(places: bundled.mountains.prefix(200).map { ($0.name, $0.height) },
+            try Destinations.descriptor(places: bundled.mountains.prefix(200).map { ($0.name, $0.height) },
                                         assetLatency: options.assetLatency),
             try Explore.descriptor(sharing: [Explore.Content(catalog: bundled)]),
             OutlineDemo.descriptor(catalog: bundled),

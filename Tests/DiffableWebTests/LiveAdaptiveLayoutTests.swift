@@ -39,14 +39,14 @@ struct LiveAdaptiveLayoutTests {
     @Test("Destinations: a taller card (the picture above the text) on a phone, the picture beside the text on a desktop")
     func destinationCards() throws {
         let places = (1...12).map { (name: "Peak \($0)", height: 3000 + $0) }
-        let demo = try #require(DestinationsDemo.descriptor(places: places, postCount: 20, assetLatency: 0...0).make() as? DestinationsDemo)
+        let demo = try Destinations.descriptor(places: places, postCount: 20, assetLatency: 0...0).make()
         let phone = frames(demo, width: 390), desktop = frames(demo, width: 1024)
         #expect(phone.allSatisfy { $0.x == 16 && $0.width == 358 })
         #expect(desktop.allSatisfy { $0.x == 16 && $0.width == 992 })
         #expect(phone[0].height >= 2 * desktop[0].height, "the picture above the text needs a taller card: \(phone[0]) vs \(desktop[0])")
-        #expect(phone[0].height == DestinationsDemo.cardHeight(forWidth: 390))
+        #expect(phone[0].height == Destinations.cardHeight(forWidth: 390))
         // The CSS (`@container post (width < 568px)`) stacks a card exactly when the layout does.
-        #expect(DestinationsDemo.cardHeight(forWidth: DestinationsDemo.stackedBelow - 1) != DestinationsDemo.cardHeight(forWidth: DestinationsDemo.stackedBelow))
+        #expect(Destinations.cardHeight(forWidth: Destinations.stackedBelow - 1) != Destinations.cardHeight(forWidth: Destinations.stackedBelow))
     }
 
     @Test("a stream that narrows from 1024 to 390 px gets its held Mountains cells in one column")

@@ -12,13 +12,13 @@ struct LiveDestinationsTests {
 
     func start(latency: ClosedRange<Int>) async throws -> (LiveServer, String) {
         let live = try await LiveServer.start {
-            $0.demos = [DestinationsDemo.descriptor(places: Self.places, postCount: 120, assetLatency: latency)]
+            $0.demos = [try Destinations.descriptor(places: Self.places, postCount: 120, assetLatency: latency)]
         }
         return (live, try await live.newSession("/demos/destinations"))
     }
 
-    func demo(_ live: LiveServer, _ cookie: String) throws -> DestinationsDemo {
-        try #require(live.app.sessionList(cookie: cookie, demo: "destinations")?.demo as? DestinationsDemo)
+    func demo(_ live: LiveServer, _ cookie: String) throws -> WebListDemo<Destinations> {
+        try #require(live.app.sessionList(cookie: cookie, demo: "destinations")?.demo as? WebListDemo<Destinations>)
     }
 
     /// Events until one satisfies `done` (images that arrive meanwhile are skipped).
@@ -92,13 +92,13 @@ struct LiveDestinationsTests {
         let snapshot = try await next(&stream)
         let streamID = try #require(snapshot.json["stream"] as? String)
         let demo = try demo(live, cookie)
-        #expect(await eventually("the window's prefetch starts its loads") { demo.counters.started > 0 })
-        let first = demo.counters
+        #expect(await eventually("the window's prefetch starts its loads") { demo.current.counters.started > 0 })
+        let first = demo.current.counters
         #expect(first.started >= 10 && first.cancelled == 0, "the window (two screens of 124-px rows) starts its loads: \(first)")
         let moved = try await live.postJSON("/demos/destinations/viewport", #"{"stream":"\#(streamID)","width":1000,"height":768,"top":9000}"#, cookie: cookie)
         #expect(moved.status == 204)
-        #expect(await eventually("the moved window's prefetch cancels the first loads") { demo.counters.cancelled == first.started })
-        let after = demo.counters
+        #expect(await eventually("the moved window's prefetch cancels the first loads") { demo.current.counters.cancelled == first.started })
+        let after = demo.current.counters
         #expect(after.started > first.started, "the new window's loads started: \(after)")
         #expect(after.completed == 0 && after.failed == 0)
         let details = live.app.sessionList(cookie: cookie, demo: "destinations").map { $0.demo.details(of: $0.dataSource.snapshot()) } ?? ""
@@ -119,13 +119,13 @@ struct LiveDestinationsTests {
         let snapshotB = try await next(&tabB)
         let streamB = try #require(snapshotB.json["stream"] as? String)
         let demo = try demo(live, cookie)
-        #expect(await eventually("the window's prefetch starts its loads") { demo.counters.started > 0 })
-        let started = demo.counters.started
+        #expect(await eventually("the window's prefetch starts its loads") { demo.current.counters.started > 0 })
+        let started = demo.current.counters.started
         _ = try await live.postJSON("/demos/destinations/viewport", #"{"stream":"\#(streamB)","width":1000,"height":768,"top":9000}"#, cookie: cookie)
-        #expect(await eventually("B's moved window's prefetch starts its loads") { demo.counters.started > started }, "B's new window starts its own loads")
-        #expect(demo.counters.cancelled == 0, "tab A still shows the first posts")
+        #expect(await eventually("B's moved window's prefetch starts its loads") { demo.current.counters.started > started }, "B's new window starts its own loads")
+        #expect(demo.current.counters.cancelled == 0, "tab A still shows the first posts")
         tabA.socket.close()
-        #expect(await eventually("A's closed stream leaves the window and its loads are cancelled") { demo.counters.cancelled == started }, "A closed: the first posts' loads are cancelled")
+        #expect(await eventually("A's closed stream leaves the window and its loads are cancelled") { demo.current.counters.cancelled == started }, "A closed: the first posts' loads are cancelled")
         tabB.socket.close()
     }
 }

@@ -40,9 +40,21 @@ public struct ListActivity<ItemID: Hashable & Sendable>: Sendable {
 public struct ListJob<List: WebList>: Sendable {
     public let id: String
     let body: @Sendable (ListUpdater<List>) async -> Void
+    let onStart: (@Sendable (inout List) -> Void)?
+    let onCancel: (@Sendable (inout List) -> Void)?
 
-    public init(_ id: String, _ body: @escaping @Sendable (ListUpdater<List>) async -> Void) {
+    /// - Parameters:
+    ///   - onStart: what the state notes when the job starts ("loading", a counter): the jobs
+    ///     that start together note it in one state-only write, before any of them runs.
+    ///   - onCancel: what the state notes when the list stops declaring the job while it runs
+    ///     (a load that was cancelled): a state-only write, made soon after. A job that
+    ///     finished its work is usually no longer declared either, so check the state ("still
+    ///     loading?") before counting it.
+    public init(_ id: String, onStart: (@Sendable (inout List) -> Void)? = nil, onCancel: (@Sendable (inout List) -> Void)? = nil,
+                _ body: @escaping @Sendable (ListUpdater<List>) async -> Void) {
         self.id = id
+        self.onStart = onStart
+        self.onCancel = onCancel
         self.body = body
     }
 }
@@ -51,7 +63,6 @@ public struct ListJob<List: WebList>: Sendable {
 /// and scripts, and none runs once the job was cancelled.
 public struct ListUpdater<List: WebList>: Sendable {
     let run: @Sendable (_ animated: Bool, _ body: @escaping @Sendable (inout List, inout Snapshot<List.SectionID, List.ItemID>) throws -> Void) async -> Bool
-    let runState: @Sendable (_ body: @escaping @Sendable (inout List) -> Void) async -> Bool
     let cancelled: JobCancellation
 
     /// Changes the list's state and items as an action does, applied (animated unless asked
@@ -63,15 +74,6 @@ public struct ListUpdater<List: WebList>: Sendable {
                        _ body: @escaping @Sendable (inout List, inout Snapshot<List.SectionID, List.ItemID>) throws -> Void) async -> Bool {
         guard !isCancelled else { return false }
         return await run(animatingDifferences, body)
-    }
-
-    /// Changes only the list's state (a counter): nothing is applied or streamed, and the
-    /// change shows with the list's next event.
-    /// - Returns: `false` when the job was cancelled or the list is gone.
-    @discardableResult
-    public func updateState(_ body: @escaping @Sendable (inout List) -> Void) async -> Bool {
-        guard !isCancelled else { return false }
-        return await runState(body)
     }
 
     /// Waits `duration`; `false` when the job was cancelled meanwhile (stop then).

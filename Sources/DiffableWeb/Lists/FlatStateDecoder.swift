@@ -50,6 +50,7 @@ struct FlatStateDecoder: Decoder {
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try parsed(key) }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            _ = try text(key)  // a property the dictionary lacks is missing, whatever its type
             if let lossless = type as? any LosslessStringConvertible.Type, let value = lossless.init(try text(key)) as? T { return value }
             // An enum of strings reads its raw value; a nested value was never flat.
             return try T(from: FlatStateDecoder(values: [:], codingPath: codingPath + [key], single: values[key.stringValue]))

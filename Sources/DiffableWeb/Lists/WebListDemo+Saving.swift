@@ -34,7 +34,9 @@ extension WebListDemo {
     func restore(state: [String: String]) {
         let restored: List? = registration.shared.providing {
             if let json = state["state"] { return try? JSONDecoder().decode(List.self, from: Data(json.utf8)) }
-            return try? List(from: FlatStateDecoder(values: state))
+            if let flat = try? List(from: FlatStateDecoder(values: state)) { return flat }
+            guard let upgrading = List.self as? any UpgradesUntypedState.Type else { return nil }
+            return upgrading.init(untypedState: state) as? List
         }
         guard let restored else { return }
         update(restored, edited: registration.derived != nil && state["edited"] == "true")

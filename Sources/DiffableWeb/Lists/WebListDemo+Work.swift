@@ -11,11 +11,17 @@ extension WebListDemo {
         var watchers = 0
         /// Each stream's window (a closed stream reports an empty one).
         var windows: [String: WindowItems] = [:]
-        var running: [String: (task: Task<Void, Never>, cancellation: JobCancellation)] = [:]
+        var running: [String: RunningJob] = [:]
         /// Job writes waiting for the list's writer: they are applied together, in one write
         /// and one event (loads that finish together show together).
         var pending: [PendingWrite] = []
         var flushScheduled = false
+    }
+
+    struct RunningJob {
+        let task: Task<Void, Never>
+        let cancellation: JobCancellation
+        let onCancel: (@Sendable (inout List) -> Void)?
     }
 
     struct PendingWrite {
@@ -52,8 +58,14 @@ extension WebListDemo {
         reconcileJobs()
     }
 
-    /// Starts the jobs the list declares and does not run, and cancels those it no longer declares.
+    /// Starts the jobs the list declares and does not run, and cancels those it no longer
+    /// declares. One at a time: a reconcile decides from the state it read, and a later one
+    /// must not be undone by an earlier one's older view.
     func reconcileJobs() {
+        reconciling.withLock { _ in reconcileNow() }
+    }
+
+    private func reconcileNow() {
         guard let list = current as? any BackgroundWork else { return }
         let (handle, activity) = work.withLock { work -> (ListHandle?, ListActivity<String>) in
             var visible = Set<String>()
@@ -69,28 +81,48 @@ extension WebListDemo {
         guard let handle, handle.isAlive else { return }
         let wanted = Self.jobs(of: list, activity)
         let ids = Set(wanted.map(\.id))
-        let cancelled = work.withLock { work -> [JobCancellation] in
-            var cancelled: [JobCancellation] = []
+        let cancelled = work.withLock { work -> [RunningJob] in
+            var cancelled: [RunningJob] = []
             for (id, job) in work.running where !ids.contains(id) {
                 job.task.cancel()
-                cancelled.append(job.cancellation)
+                cancelled.append(job)
                 work.running[id] = nil
             }
-            for job in wanted where work.running[job.id] == nil {
-                let cancellation = JobCancellation()
+            let new = wanted.filter { work.running[$0.id] == nil }.map { (job: $0, cancellation: JobCancellation()) }
+            let starting = new.compactMap { new in new.job.onStart.map { (note: $0, cancellation: new.cancellation) } }
+            // The starting jobs' notes, in one state-only write that each job waits for.
+            let started = starting.isEmpty ? nil : Task {
+                await handle.write { _ in
+                    var changed = self.current
+                    for (note, cancellation) in starting where !cancellation.flag.load(ordering: .acquiring) { note(&changed) }
+                    self.update(changed)
+                }
+            }
+            for (job, cancellation) in new {
                 let updater = updater(handle, cancellation)
                 let id = job.id
                 let task = Task { [weak self] in
+                    _ = await started?.value
                     await job.body(updater)
                     self?.work.withLock { work in
                         if work.running[id]?.cancellation === cancellation { work.running[id] = nil }
                     }
                 }
-                work.running[id] = (task, cancellation)
+                work.running[id] = RunningJob(task: task, cancellation: cancellation, onCancel: job.onCancel)
             }
             return cancelled
         }
-        for cancellation in cancelled { cancellation.cancel() }
+        for job in cancelled { job.cancellation.cancel() }
+        let notes = cancelled.compactMap(\.onCancel)
+        if !notes.isEmpty {
+            Task {
+                await handle.write { _ in
+                    var changed = self.current
+                    for note in notes { note(&changed) }
+                    self.update(changed)
+                }
+            }
+        }
     }
 
     /// The list's jobs, typed for this list (a list's ``ListActivity`` has its identifiers).
@@ -110,14 +142,6 @@ extension WebListDemo {
                     return !work.flushScheduled
                 }
                 if schedule { Task { await self.flush(handle) } }
-            }
-        }, runState: { [weak self] body in
-            guard let self else { return false }
-            return await handle.write { _ in
-                guard !cancellation.flag.load(ordering: .acquiring) else { return }
-                var changed = self.current
-                body(&changed)
-                self.update(changed)
             }
         }, cancelled: cancellation)
     }

@@ -20,6 +20,7 @@ final class WebListDemo<List: WebList>: Demo {
     let registration: ListRegistration<List>
     /// A ``BackgroundWork`` list's jobs (`+Work`).
     let work = Mutex(Work())
+    let reconciling = Mutex(())
 
     init(registration: ListRegistration<List>) {
         self.registration = registration
@@ -73,10 +74,13 @@ final class WebListDemo<List: WebList>: Demo {
         return Self.content(cell, template: List.cellTemplate)
     }
 
-    /// A typed cell's template and values (a ``TemplatedCell`` names its own template).
+    /// A typed cell's template and values (a ``TemplatedCell`` names its own template, which
+    /// is not one of its values).
     static func content<Cell: Encodable>(_ cell: Cell, template: String) -> CellContent? {
-        guard let values = try? CellValues.encode(cell) else { return nil }
-        return CellContent(template: (cell as? any TemplatedCell)?.template ?? template, values: values)
+        guard var values = try? CellValues.encode(cell) else { return nil }
+        guard let templated = cell as? any TemplatedCell else { return CellContent(template: template, values: values) }
+        values["template"] = nil
+        return CellContent(template: templated.template, values: values)
     }
 
     func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? {
@@ -112,8 +116,20 @@ final class WebListDemo<List: WebList>: Demo {
                 _ = list.apply(snapshot, animatingDifferences: true)
             }
         } else {
-            _ = try list.update(animatingDifferences: true) { (snapshot: inout Snapshot<String, String>) throws(ActionError) in
-                try Self.perform(typed, on: &changed, snapshot: &snapshot)
+            let current = list.snapshot()
+            var snapshot = current
+            try Self.perform(typed, on: &changed, snapshot: &snapshot)
+            // An action that changed nothing (a second like) is not applied: no version, no
+            // event. One that changed only the state (a pause) is: its status is news.
+            let marked = !snapshot.reloadedItemIdentifiers.isEmpty || !snapshot.reconfiguredItemIdentifiers.isEmpty
+                || !snapshot.reloadedSectionIdentifiers.isEmpty
+            if marked || !snapshot.isIdentical(to: current) {
+                _ = list.apply(snapshot, animatingDifferences: true)
+            } else {
+                let before = persistentState()
+                update(changed)
+                if persistentState() != before { _ = list.apply(snapshot, animatingDifferences: true) }
+                return nil
             }
         }
         update(changed)

@@ -156,11 +156,10 @@ public struct Photos: WebList, BackgroundWork, PageState, ItemData, ListAssets {
         }
         let source = source
         for item in activity.visibleItems.union(loading).sorted() where !loaded.contains(item) && library.photo(id: item)?.asset != nil {
-            jobs.append(ListJob("image \(item)") { list in
-                await list.updateState { state in
-                    state.loading.insert(item)
-                    state.loadsStarted += 1
-                }
+            jobs.append(ListJob("image \(item)", onStart: { state in
+                state.loading.insert(item)
+                state.loadsStarted += 1
+            }) { list in
                 if let gate = source.imageGate {
                     await gate(item)
                 } else if let delay = source.imageLatency.randomElement(), delay > 0, !(await list.sleep(for: .milliseconds(delay))) {
