@@ -1,6 +1,5 @@
 import DiffableWeb
 import Logging
-import Synchronization
 
 /// The demos `diffable-web` serves, in the order its index lists them: the one table to edit
 /// when a demo is added to this package. (Another package passes its own descriptors in
@@ -26,13 +25,13 @@ public enum BuiltInDemos {
     public static func table(_ options: Options = Options(), logger: Logger = Logger(label: "DiffableWeb")) throws -> [DemoDescriptor] {
         // Built once per process and options: the descriptors hold only shared, immutable data
         // (catalogs, caches that are pure functions of it), and every app of a test run uses them.
-        if options.photosDirectory == nil, let built = tables.withLock({ $0[options] }) { return built }
+        if options.photosDirectory == nil, let built = tables.value(for: options) { return built }
         let table = try makeTable(options, logger: logger)
-        if options.photosDirectory == nil { tables.withLock { $0[options] = table } }
+        if options.photosDirectory == nil { tables.insert(table, for: options) }
         return table
     }
 
-    private static let tables = Mutex<[Options: [DemoDescriptor]]>([:])
+    private static let tables = SharedCache<Options, [DemoDescriptor]>(entryLimit: 8)
 
     private static func makeTable(_ options: Options, logger: Logger) throws -> [DemoDescriptor] {
         let bundled = try MountainCatalog.bundled()  // parsed once per process
@@ -48,7 +47,7 @@ public enum BuiltInDemos {
             try Destinations.descriptor(places: bundled.mountains.prefix(200).map { ($0.name, $0.height) },
                                         assetLatency: options.assetLatency),
             try Explore.descriptor(sharing: [Explore.Content(catalog: bundled)]),
-            OutlineDemo.descriptor(catalog: bundled),
+            try Outline.descriptor(catalog: bundled),
         ])
     }
 

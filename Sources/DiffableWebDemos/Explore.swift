@@ -15,19 +15,12 @@ import Foundation
 public struct Explore: WebList, SupplementaryViews, ListAssets {
     public static let title = "Explore"
     public static let summary = "Orthogonal sections: a paging carousel and a free-scrolling row above a list, like the App Store."
-    public static let cellTemplate = "cells/explore-card"
     public static let cellTemplates = ["cells/explore-card", "cells/mountain", "cells/explore-header"]
 
     public enum Section: String, CaseIterable, Decodable, Sendable {
         case featured, new, all
 
-        var title: String {
-            switch self {
-            case .featured: "Featured climbs"
-            case .new: "New routes"
-            case .all: "Every peak"
-            }
-        }
+        var title: String { ["featured": "Featured climbs", "new": "New routes", "all": "Every peak"][rawValue] ?? rawValue }
     }
 
     /// The mountains the page shows, and their pictures (shared by every session).
@@ -48,26 +41,20 @@ public struct Explore: WebList, SupplementaryViews, ListAssets {
 
     public enum Action: WebListAction {
         case shuffle(section: Section)
-
-        public static let descriptions = ["shuffle": "Shuffle one section's items (they slide to their new places)",
-                                          "shuffle.section": "The section to shuffle"]
+        public static let descriptions = ["shuffle": "Shuffle one section's items (they slide to their new places)", "shuffle.section": "The section to shuffle"]
     }
 
     /// A card (featured, new) or a row (all).
     public struct Cell: TemplatedCell {
         public let template: String
-        let name: String
-        let height: String
-        let src: String?
-        let size: String?
+        let name: String, height: String, src: String?, size: String?
     }
 
     /// A section's header: its title and its own Shuffle button (an action that targets one
     /// section belongs in that section's header).
     public struct Header: TemplatedCell {
         public let template = "cells/explore-header"
-        let title: String
-        let section: String
+        let title: String, section: String
     }
 
     /// The element kind of the list's card (`data-decoration` in the page, styled by app.css).
@@ -146,8 +133,7 @@ public struct Explore: WebList, SupplementaryViews, ListAssets {
     }
 
     public var assets: DemoAssets {
-        let pictures = content.pictures
-        return .generated { name in pictures.svg(for: name).map { DemoAsset(contentType: "image/svg+xml", bytes: $0) } }
+        .generated { [pictures = content.pictures] name in pictures.svg(for: name).map { DemoAsset(contentType: "image/svg+xml", bytes: $0) } }
     }
 
     public mutating func perform(_ action: Action, on list: inout Snapshot<String, String>) throws {
@@ -159,7 +145,5 @@ public struct Explore: WebList, SupplementaryViews, ListAssets {
         }
     }
 
-    public func status(of list: Snapshot<String, String>) -> String {
-        "\(list.numberOfItems) items in \(list.numberOfSections) sections"
-    }
+    public func status(of list: Snapshot<String, String>) -> String { "\(list.numberOfItems) items in \(list.numberOfSections) sections" }
 }

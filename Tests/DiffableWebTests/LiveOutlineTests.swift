@@ -14,7 +14,7 @@ struct LiveOutlineTests {
     static let tree = HeightOutline(catalog: catalog)
 
     func start() async throws -> (LiveServer, String) {
-        let live = try await LiveServer.start { $0.demos = [OutlineDemo.descriptor(catalog: Self.catalog)] }
+        let live = try await LiveServer.start { $0.demos = [try Outline.descriptor(catalog: Self.catalog)] }
         return (live, try await live.newSession("/demos/outline"))
     }
 
@@ -22,8 +22,8 @@ struct LiveOutlineTests {
         try #require(live.app.sessionList(cookie: cookie, demo: "outline"))
     }
 
-    func demo(_ live: LiveServer, _ cookie: String) throws -> OutlineDemo {
-        try #require(try list(live, cookie).demo as? OutlineDemo)
+    func demo(_ live: LiveServer, _ cookie: String) throws -> WebListDemo<Outline> {
+        try #require(try list(live, cookie).demo as? WebListDemo<Outline>)
     }
 
     func items(_ live: LiveServer, _ cookie: String) throws -> [String] {
@@ -73,7 +73,7 @@ struct LiveOutlineTests {
         let (live, cookie) = try await start()
         let roots = Self.tree.roots
         #expect(try items(live, cookie) == roots, "the first snapshot holds the top level only")
-        let outlineBefore = try list(live, cookie).dataSource.snapshot(for: OutlineDemo.section)
+        let outlineBefore = try list(live, cookie).dataSource.snapshot(for: Outline.section)
         #expect(!outlineBefore.contains("h8800-8899"), "children are not loaded before the first expand")
 
         let expand = try await live.postJSON("/demos/outline/actions/expand", #"{"item":"h8000-8999"}"#, cookie: cookie)
@@ -81,26 +81,26 @@ struct LiveOutlineTests {
         let bands = try children("h8000-8999")
         #expect(try items(live, cookie) == [roots[0]] + bands + roots.dropFirst())
         let demo = try demo(live, cookie)
-        #expect(demo.handlerCounts == .init(shouldExpand: 1, willExpand: 1, shouldCollapse: 0, willCollapse: 0, loads: 1, reuses: 0))
-        #expect(demo.expandedItems == ["h8000-8999"])
-        let outline = try list(live, cookie).dataSource.snapshot(for: OutlineDemo.section)
+        #expect(demo.current.counts == .init(shouldExpand: 1, willExpand: 1, shouldCollapse: 0, willCollapse: 0, loads: 1, reuses: 0))
+        #expect(demo.current.expanded == ["h8000-8999"])
+        let outline = try list(live, cookie).dataSource.snapshot(for: Outline.section)
         #expect(outline.isExpanded("h8000-8999") && !outline.contains("m0001"), "one level at a time: the mountains wait for their band")
 
         // Expanding what is expanded changes nothing and asks nobody.
         let version = try list(live, cookie).version
         #expect(try await live.postJSON("/demos/outline/actions/expand", #"{"item":"h8000-8999"}"#, cookie: cookie).status == 200)
-        #expect(try list(live, cookie).version == version && demo.handlerCounts.shouldExpand == 1)
+        #expect(try list(live, cookie).version == version && demo.current.counts.shouldExpand == 1)
 
         let collapse = try await live.postJSON("/demos/outline/actions/collapse", #"{"item":"h8000-8999"}"#, cookie: cookie)
         #expect(collapse.status == 200)
         #expect(try items(live, cookie) == roots)
-        #expect(demo.handlerCounts.shouldCollapse == 1 && demo.handlerCounts.willCollapse == 1 && demo.expandedItems.isEmpty)
-        #expect(try list(live, cookie).dataSource.snapshot(for: OutlineDemo.section).contains("h8800-8899"), "collapsed children stay loaded")
+        #expect(demo.current.counts.shouldCollapse == 1 && demo.current.counts.willCollapse == 1 && demo.current.expanded.isEmpty)
+        #expect(try list(live, cookie).dataSource.snapshot(for: Outline.section).contains("h8800-8899"), "collapsed children stay loaded")
 
         // toggle: expands again, reusing the loaded children.
         #expect(try await live.postJSON("/demos/outline/actions/toggle", #"{"item":"h8000-8999"}"#, cookie: cookie).status == 200)
         #expect(try items(live, cookie) == [roots[0]] + bands + roots.dropFirst())
-        #expect(demo.handlerCounts.loads == 1 && demo.handlerCounts.reuses == 1 && demo.handlerCounts.willExpand == 2)
+        #expect(demo.current.counts.loads == 1 && demo.current.counts.reuses == 1 && demo.current.counts.willExpand == 2)
     }
 
     @Test("the API's action route expands three levels deep; the snapshot's data says level, parent and expanded")
@@ -168,12 +168,12 @@ struct LiveOutlineTests {
             #expect(try await live.postJSON("/demos/outline/actions/expand", #"{"item":"\#(item)"}"#, cookie: cookie).status == 200)
         }
         let demo = try demo(live, cookie)
-        let counts = demo.handlerCounts
+        let counts = demo.current.counts
         let version = try list(live, cookie).version
         let response = try await live.postJSON("/demos/outline/actions/expand", #"{"item":"m0001"}"#, cookie: cookie)
         #expect(response.status == 422 && response.text.contains("not_expandable") && response.text.contains("Mount Everest"))
-        #expect(demo.handlerCounts.shouldExpand == counts.shouldExpand + 1, "the data source asked shouldExpandItem")
-        #expect(demo.handlerCounts.willExpand == counts.willExpand, "and, refused, went no further")
+        #expect(demo.current.counts.shouldExpand == counts.shouldExpand + 1, "the data source asked shouldExpandItem")
+        #expect(demo.current.counts.willExpand == counts.willExpand, "and, refused, went no further")
         #expect(try list(live, cookie).version == version)
     }
 

@@ -190,12 +190,12 @@ struct LivePersistenceTests {
         returning.cookie = visitor.cookie
         await returning.send(.get, "/demos/outline")
         let list = try #require(returning.list("outline"))
-        let outline = try #require(list.demo as? OutlineDemo)
+        let outline = try #require(list.demo as? WebListDemo<Outline>)
         #expect(await eventually("the outline's first apply after it is restored expands its saved rows") {
-            (try? list.dataSource.snapshot(for: OutlineDemo.section))?.isExpanded("h8800-8899") == true
+            (try? list.dataSource.snapshot(for: Outline.section))?.isExpanded("h8800-8899") == true
         })
         #expect(items(returning, "outline") == rows && list.version == version, "the same rows at the same version")
-        #expect(outline.expandedItems == ["h8000-8999", "h8800-8899", "h7000-7999"])
+        #expect(outline.current.expanded == ["h8000-8999", "h8800-8899", "h7000-7999"])
         let collapse = await returning.send(.post, "/demos/outline/actions/collapse", json: #"{"item":"h8000-8999"}"#)
         #expect(collapse.status == .ok && !items(returning, "outline").contains("h8800-8899"))
     }

@@ -16,6 +16,8 @@ extension WebListDemo {
         /// and one event (loads that finish together show together).
         var pending: [PendingWrite] = []
         var flushScheduled = false
+        /// Whether an ``ExpandableOutline``'s outline was applied to the data source.
+        var outlineConfigured = false
     }
 
     struct RunningJob {
@@ -34,6 +36,7 @@ extension WebListDemo {
     var doesBackgroundWork: Bool { List.self is any BackgroundWork.Type }
 
     func attach(_ list: ListHandle) {
+        if hasOutline { attachOutline(list) }
         guard doesBackgroundWork else { return }
         work.withLock { $0.handle = list }
         reconcileJobs()

@@ -103,6 +103,7 @@ final class WebListDemo<List: WebList>: Demo {
     func performReporting(_ action: String, parameters: ActionParameters, on list: ListTransaction) throws(ActionError) -> ActionReport? {
         if registration.reorderable, action == ReorderAction.name { return try reorder(parameters, on: list) }
         let typed = try ActionDecoding.decode(List.Action.self, name: action, parameters: parameters, schema: registration.schema)
+        if hasOutline, try performOutline(typed, on: list) { return nil }
         let before = value.withLock { $0 }
         var changed = before.list
         if let derived = registration.derived {
