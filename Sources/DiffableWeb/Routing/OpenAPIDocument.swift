@@ -2,9 +2,10 @@ import Foundation
 
 /// The OpenAPI document as served: `Resources/openapi.json` (every route, its parameters and
 /// answers) with what depends on the registered lists filled in when the app starts: the
-/// `demo` parameter's names, the `action` parameter's names and the action route's summary, so
-/// that a list of the app's own (a ``WebList``) is documented like the built-in
-/// ones and a client generated from the document knows its actions.
+/// `demo` parameter's names, the `action` parameter's names and the action route's summary, and
+/// each list's own operations (its actions with their parameters: ``addLists(_:paths:schemas:tags:)``),
+/// so that a list of the app's own (a ``WebList``) is documented like the built-in ones and a
+/// client generated from the document knows its actions and what they take.
 enum OpenAPIDocument {
     /// The document for `demos`, as JSON.
     /// - Throws: when `base` is not a JSON object (the bundled file is: a test checks it).
@@ -33,6 +34,13 @@ enum OpenAPIDocument {
             }
             paths[path] = item
         }
+        var components = document["components"] as? [String: Any] ?? [:]
+        var schemas = components["schemas"] as? [String: Any] ?? [:]
+        var tags = document["tags"] as? [[String: Any]] ?? []
+        addLists(demos, paths: &paths, schemas: &schemas, tags: &tags)
+        components["schemas"] = schemas
+        document["components"] = components
+        if !tags.isEmpty { document["tags"] = tags }
         document["paths"] = paths
         return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
     }

@@ -1,0 +1,70 @@
+import Foundation
+
+// Each registered list's own operations, beside the generic ones a script drives any list with:
+//
+//   POST /api/sessions/{id}/demos/numbers/actions/append   operationId numbers.append, body numbers.append.Input
+//
+// A concrete path is matched before a templated one (OpenAPI 3.1, "Path Templating Matching"),
+// so a client generated from the document gets one method per list and action, with a typed body.
+// The answers are the generic operation's (its `$ref`s to the file's components). Everything added here carries `x-list`, the
+// list's name: scripts/api-contract takes it out to compare the rest with the file.
+
+extension OpenAPIDocument {
+    static let actionPath = "/api/sessions/{id}/demos/{demo}/actions/{action}"
+
+    /// The path of `list`'s `action` (`/api/sessions/{id}/demos/numbers/actions/append`).
+    static func actionPath(list: String, action: String) -> String {
+        "/api/sessions/{id}/demos/\(list)/actions/\(action)"
+    }
+
+    /// Whether `name` can be a path's segment, an operationId's part and a component's name as it
+    /// is: ASCII letters, digits, `_` and `-` (a list's name always is; an action of another name
+    /// is documented by the generic path only).
+    static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            (65...90).contains(byte) || (97...122).contains(byte) || (48...57).contains(byte) || byte == 95 || byte == 45
+        }
+    }
+
+    /// Adds every list's operations and schemas to `paths` and `schemas`, and a tag per list.
+    /// - Complexity: O(lists · actions · parameters), plus copying the generic answers per operation.
+    static func addLists(_ demos: [DemoDescriptor], paths: inout [String: Any], schemas: inout [String: Any], tags: inout [[String: Any]]) {
+        guard let action = paths[actionPath] as? [String: Any], let runAction = action["post"] as? [String: Any] else { return }
+        // The session's id, as the generic paths take it (the list and the action are in the path).
+        let id = (action["parameters"] as? [[String: Any]] ?? []).filter { $0["name"] as? String == "id" }
+        guard !id.isEmpty else { return }
+        for demo in demos where isPlainName(demo.name) {
+            let list = demo.name
+            tags.append(["name": list, "description": demo.summary.isEmpty ? demo.title : "\(demo.title): \(demo.summary)", "x-list": list])
+            for action in demo.actions where isPlainName(action.name) {
+                let input = "\(list).\(action.name).Input"
+                var schema = inputSchema(of: action)
+                schema["x-list"] = list
+                schemas[input] = schema
+                var json: [String: Any] = ["schema": ["$ref": "#/components/schemas/\(input)"]]
+                if let example = example(demo, action) { json["example"] = example }
+                var operation: [String: Any] = [
+                    "operationId": "\(list).\(action.name)",
+                    "tags": [list],
+                    "summary": "\(demo.title): \(action.name)",
+                    "description": action.description,
+                    "requestBody": [
+                        "required": action.parameters.contains(where: \.required),
+                        "content": ["application/json": json],
+                    ] as [String: Any],
+                ]
+                operation["responses"] = runAction["responses"]
+                paths[actionPath(list: list, action: action.name)] = ["parameters": id, "post": operation, "x-list": list]
+            }
+        }
+    }
+
+    /// The body of the list's example request (the one its page's "Script this session" panel
+    /// shows), when it is `action`'s and names every required parameter.
+    private static func example(_ demo: DemoDescriptor, _ action: ActionDescriptor) -> [String: Any]? {
+        guard let example = demo.example, example.action == action.name,
+              let body = try? JSONSerialization.jsonObject(with: Data(example.body.utf8)) as? [String: Any],
+              action.parameters.allSatisfy({ !$0.required || body[$0.name] != nil }) else { return nil }
+        return body
+    }
+}
