@@ -44,14 +44,14 @@ private struct Pantry: WebList {
     }
 }
 
-@Suite("OpenAPI: each list's actions are documented")
+@Suite("OpenAPI: each list's actions and items are documented")
 struct OpenAPIListsTests {
     static func base() throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/Sources/DiffableWeb/Resources/openapi.json"))
     }
 
-    static func document(_ demos: [DemoDescriptor]) throws -> [String: Any] {
-        let data = try OpenAPIDocument.build(base: try base(), demos: demos)
+    static func document(_ demos: [DemoDescriptor], itemKeys: [String: [String]] = [:]) throws -> [String: Any] {
+        let data = try OpenAPIDocument.build(base: try base(), demos: demos, itemKeys: itemKeys)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
@@ -204,6 +204,26 @@ struct OpenAPIListsTests {
         #expect(body["required"] as? Bool == false, "an action without parameters takes no body")
     }
 
+    @Test("each list's snapshot answer names its items' data keys")
+    func items() throws {
+        let demos = [try Pantry.descriptor()]
+        let keys = OpenAPIDocument.itemKeys(of: try #require(demos.first).make())
+        #expect(keys == ["id", "label", "number"])
+        let document = try Self.document(demos, itemKeys: ["pantry": keys])
+        let get = try Self.operation(document, OpenAPIDocument.snapshotPath(list: "pantry"), "get")
+        #expect(get["operationId"] as? String == "getSnapshot.pantry")
+        let ok = try #require((get["responses"] as? [String: Any])?["200"] as? [String: Any])
+        let json = try #require((ok["content"] as? [String: Any])?["application/json"] as? [String: Any])
+        #expect((json["schema"] as? [String: Any])?["$ref"] as? String == "#/components/schemas/pantry.Snapshot")
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let item = try #require(schemas["pantry.Item"] as? [String: Any])
+        let data = try #require((item["properties"] as? [String: Any])?["data"] as? [String: Any])
+        #expect(Set((data["properties"] as? [String: Any])?.keys ?? [:].keys) == ["id", "label", "number"])
+        #expect(data["required"] == nil, "an item a script put in the list has no data")
+        let put = try Self.operation(document, OpenAPIDocument.snapshotPath(list: "pantry"), "put")
+        #expect(put["operationId"] as? String == "putSnapshot.pantry", "the concrete path keeps every method of the templated one")
+    }
+
     @Test("everything added for the lists is marked x-list; the rest is the file with the lists' names")
     func marked() throws {
         let demos = try BuiltInDemos.table(mountainCount: nil) + [try Pantry.descriptor()]
@@ -253,5 +273,17 @@ struct OpenAPIListsTests {
                                ("tidy", #"{"dryRun":2}"#), ("scale", #"{"factor":true}"#)] {
             #expect(await run(action, body).status == .badRequest, "\(action) \(body)")
         }
+    }
+
+    @Test("the served document lists the items' data keys of every list (made once, on first use)")
+    func served() async throws {
+        let app = try await makeApp()
+        let document = try #require(await app.handle(Request(target: "/openapi.json")).json)
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let item = try #require(schemas["numbers.Item"] as? [String: Any])
+        let data = try #require((item["properties"] as? [String: Any])?["data"] as? [String: Any])
+        #expect(Set((data["properties"] as? [String: Any])?.keys ?? [:].keys) == ["label", "number"])
+        let mountains = try #require(((schemas["mountains.Item"] as? [String: Any])?["properties"] as? [String: Any])?["data"] as? [String: Any])
+        #expect(Set((mountains["properties"] as? [String: Any])?.keys ?? [:].keys) == ["height_m", "name"])
     }
 }

@@ -3,19 +3,26 @@ import Foundation
 // Each registered list's own operations, beside the generic ones a script drives any list with:
 //
 //   POST /api/sessions/{id}/demos/numbers/actions/append   operationId numbers.append, body numbers.append.Input
+//   GET  /api/sessions/{id}/demos/numbers/snapshot         operationId getSnapshot.numbers, answer numbers.Snapshot
+//   PUT  /api/sessions/{id}/demos/numbers/snapshot         operationId putSnapshot.numbers (as putSnapshot)
 //
 // A concrete path is matched before a templated one (OpenAPI 3.1, "Path Templating Matching"),
-// so a client generated from the document gets one method per list and action, with a typed body.
-// The answers are the generic operation's (its `$ref`s to the file's components). Everything added here carries `x-list`, the
+// so a client generated from the document gets one method per list and action, with a typed body,
+// and one snapshot read per list, with the keys its items' data has. The answers are the generic
+// operation's (its `$ref`s to the file's components). Everything added here carries `x-list`, the
 // list's name: scripts/api-contract takes it out to compare the rest with the file.
 
 extension OpenAPIDocument {
     static let actionPath = "/api/sessions/{id}/demos/{demo}/actions/{action}"
+    static let snapshotPath = "/api/sessions/{id}/demos/{demo}/snapshot"
 
     /// The path of `list`'s `action` (`/api/sessions/{id}/demos/numbers/actions/append`).
     static func actionPath(list: String, action: String) -> String {
         "/api/sessions/{id}/demos/\(list)/actions/\(action)"
     }
+
+    /// The path of `list`'s snapshot.
+    static func snapshotPath(list: String) -> String { "/api/sessions/{id}/demos/\(list)/snapshot" }
 
     /// Whether `name` can be a path's segment, an operationId's part and a component's name as it
     /// is: ASCII letters, digits, `_` and `-` (a list's name always is; an action of another name
@@ -27,9 +34,12 @@ extension OpenAPIDocument {
     }
 
     /// Adds every list's operations and schemas to `paths` and `schemas`, and a tag per list.
+    /// `itemKeys` names the keys of each list's item data, where known.
     /// - Complexity: O(lists · actions · parameters), plus copying the generic answers per operation.
-    static func addLists(_ demos: [DemoDescriptor], paths: inout [String: Any], schemas: inout [String: Any], tags: inout [[String: Any]]) {
+    static func addLists(_ demos: [DemoDescriptor], itemKeys: [String: [String]],
+                         paths: inout [String: Any], schemas: inout [String: Any], tags: inout [[String: Any]]) {
         guard let action = paths[actionPath] as? [String: Any], let runAction = action["post"] as? [String: Any] else { return }
+        let snapshot = paths[snapshotPath] as? [String: Any] ?? [:]
         // The session's id, as the generic paths take it (the list and the action are in the path).
         let id = (action["parameters"] as? [[String: Any]] ?? []).filter { $0["name"] as? String == "id" }
         guard !id.isEmpty else { return }
@@ -56,6 +66,22 @@ extension OpenAPIDocument {
                 operation["responses"] = runAction["responses"]
                 paths[actionPath(list: list, action: action.name)] = ["parameters": id, "post": operation, "x-list": list]
             }
+            guard var get = snapshot["get"] as? [String: Any], var put = snapshot["put"] as? [String: Any] else { continue }
+            schemas["\(list).Item"] = itemSchema(demo, keys: itemKeys[list])
+            schemas["\(list).Snapshot"] = snapshotSchema(list)
+            get["operationId"] = "getSnapshot.\(list)"
+            get["tags"] = [list]
+            get["summary"] = "\(demo.title): the current snapshot, its items' data as \(list).Item"
+            if var responses = get["responses"] as? [String: Any], var ok = responses["200"] as? [String: Any] {
+                ok["content"] = ["application/json": ["schema": ["$ref": "#/components/schemas/\(list).Snapshot"]]]
+                responses["200"] = ok
+                get["responses"] = responses
+            }
+            // The concrete path has every method of the templated one (a client that matches it
+            // first would otherwise find no PUT), the write as putSnapshot.
+            put["operationId"] = "putSnapshot.\(list)"
+            put["tags"] = [list]
+            paths[snapshotPath(list: list)] = ["parameters": id, "get": get, "put": put, "x-list": list]
         }
     }
 
@@ -66,5 +92,50 @@ extension OpenAPIDocument {
               let body = try? JSONSerialization.jsonObject(with: Data(example.body.utf8)) as? [String: Any],
               action.parameters.allSatisfy({ !$0.required || body[$0.name] != nil }) else { return nil }
         return body
+    }
+
+    /// `Snapshot`, its items those of `list`.
+    private static func snapshotSchema(_ list: String) -> [String: Any] {
+        [
+            "type": "object",
+            "required": ["version", "sections"],
+            "properties": [
+                "version": ["type": "integer", "minimum": 0],
+                "sections": [
+                    "type": "array",
+                    "items": [
+                        "type": "object",
+                        "required": ["id", "items"],
+                        "properties": [
+                            "id": ["type": "string"],
+                            "items": ["type": "array", "items": ["$ref": "#/components/schemas/\(list).Item"]],
+                        ] as [String: Any],
+                    ] as [String: Any],
+                ] as [String: Any],
+            ] as [String: Any],
+            "x-list": list,
+        ]
+    }
+
+    /// An item of `demo`'s list: its id and its data, whose `keys` (when known) are listed; every
+    /// value is text, and an item may lack a key or have another (an item a script put in the
+    /// list that the list does not know has none).
+    private static func itemSchema(_ demo: DemoDescriptor, keys: [String]?) -> [String: Any] {
+        var data: [String: Any] = ["type": "object", "additionalProperties": ["type": "string"]]
+        if let keys, !keys.isEmpty {
+            var properties: [String: Any] = [:]
+            for key in keys { properties[key] = ["type": "string"] }
+            data["properties"] = properties
+            data["description"] = "What the cell shows. The keys of a new session's items are listed; an item may lack one or have another"
+        } else {
+            data["description"] = "What the cell shows (its keys are the list's)"
+        }
+        return [
+            "type": "object",
+            "description": "An item of \(demo.title)",
+            "required": ["id", "data"],
+            "properties": ["id": ["type": "string"], "data": data] as [String: Any],
+            "x-list": demo.name,
+        ]
     }
 }

@@ -82,7 +82,7 @@ extension WebApp {
             return await indexPage(request)
         case 1 where segments[0] == "openapi.json":
             try allow(request, ["GET", "HEAD"])
-            return .json(openAPIDocument, headers: ["Cache-Control": "no-cache"])
+            return .json(openAPIDocument.data, headers: ["Cache-Control": "no-cache"])
         case 1 where segments[0] == "healthz":
             try allow(request, ["GET", "HEAD"])
             return healthResponse
