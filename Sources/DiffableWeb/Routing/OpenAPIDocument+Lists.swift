@@ -13,16 +13,19 @@ import Foundation
 // list's name: scripts/api-contract takes it out to compare the rest with the file.
 
 extension OpenAPIDocument {
-    static let actionPath = "/api/sessions/{id}/demos/{demo}/actions/{action}"
-    static let snapshotPath = "/api/sessions/{id}/demos/{demo}/snapshot"
+    /// The generic action route's path, read off the route table (``Routes``; a test checks the
+    /// table has it).
+    static let actionPath = Routes.path(of: "runAction") ?? ""
+    /// The generic snapshot route's path.
+    static let snapshotPath = Routes.path(of: "getSnapshot") ?? ""
 
     /// The path of `list`'s `action` (`/api/sessions/{id}/demos/numbers/actions/append`).
     static func actionPath(list: String, action: String) -> String {
-        "/api/sessions/{id}/demos/\(list)/actions/\(action)"
+        actionPath.replacingOccurrences(of: "{demo}", with: list).replacingOccurrences(of: "{action}", with: action)
     }
 
     /// The path of `list`'s snapshot.
-    static func snapshotPath(list: String) -> String { "/api/sessions/{id}/demos/\(list)/snapshot" }
+    static func snapshotPath(list: String) -> String { snapshotPath.replacingOccurrences(of: "{demo}", with: list) }
 
     /// Whether `name` can be a path's segment, an operationId's part and a component's name as it
     /// is: ASCII letters, digits, `_` and `-` (a list's name always is; an action of another name
