@@ -27,8 +27,8 @@ public final class WebApp: Sendable {
     let assetDirectories: [String: StaticFiles]
     let logger: Logger
     /// The OpenAPI 3.1 document of the JSON API: Resources/openapi.json with the registered
-    /// lists' names and actions filled in (``OpenAPIDocument``).
-    let openAPIDocument: Data
+    /// lists' names, actions and items filled in (``OpenAPIDocument``).
+    let openAPIDocument: OpenAPIDocument.Served
     static let cookieName = "dw_session"
     /// `/healthz`'s answer (with the node's name, when it has one).
     let healthResponse: Response
@@ -119,7 +119,7 @@ public final class WebApp: Sendable {
         guard let document = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
             throw ConfigurationError.missingResource("openapi.json")
         }
-        openAPIDocument = try OpenAPIDocument.build(base: try Data(contentsOf: document), demos: demos)
+        openAPIDocument = try OpenAPIDocument.Served(base: try Data(contentsOf: document), demos: demos)
     }
 
     func demo(named name: String) -> DemoDescriptor? { demos.first { $0.name == name } }

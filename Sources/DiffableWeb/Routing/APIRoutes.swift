@@ -1,18 +1,8 @@
-/// Every route of the JSON API, as openapi.json documents them. A test checks this table
-/// against the document (both ways) and against the router (each entry answers; every other
-/// method on its path is 405).
+/// Every documented method of the JSON API, as openapi.json documents them: read off the route
+/// table (``Routes``). A test checks it against the document (both ways, with the operationIds)
+/// and against the router (each entry answers; every other method on its path is 405).
 enum APIRoutes {
-    static let all: [(method: String, path: String)] = [
-        ("GET", "/openapi.json"),
-        ("GET", "/api/demos"),
-        ("POST", "/api/sessions"),
-        ("GET", "/api/sessions/{id}"),
-        ("GET", "/api/sessions/{id}/demos/{demo}/snapshot"),
-        ("PUT", "/api/sessions/{id}/demos/{demo}/snapshot"),
-        ("POST", "/api/sessions/{id}/demos/{demo}/operations"),
-        ("GET", "/api/sessions/{id}/demos/{demo}/layout"),
-        ("GET", "/api/sessions/{id}/demos/{demo}/actions"),
-        ("POST", "/api/sessions/{id}/demos/{demo}/actions/{action}"),
-        ("GET", "/api/sessions/{id}/demos/{demo}/events"),
-    ]
+    static let all: [(method: String, path: String)] = Routes.all.flatMap { route in
+        route.documented.map { (method: $0.method, path: route.path) }
+    }
 }

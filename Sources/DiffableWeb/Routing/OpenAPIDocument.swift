@@ -2,13 +2,16 @@ import Foundation
 
 /// The OpenAPI document as served: `Resources/openapi.json` (every route, its parameters and
 /// answers) with what depends on the registered lists filled in when the app starts: the
-/// `demo` parameter's names, the `action` parameter's names and the action route's summary, so
-/// that a list of the app's own (a ``WebList``) is documented like the built-in
-/// ones and a client generated from the document knows its actions.
+/// `demo` parameter's names, the `action` parameter's names and the action route's summary, and
+/// each list's own operations (its actions with their parameters, its snapshot with its items'
+/// data: ``addLists(_:itemKeys:paths:schemas:tags:)``), so that a list of the app's own (a
+/// ``WebList``) is documented like the built-in ones and a client generated from the document
+/// knows its actions and what they take.
 enum OpenAPIDocument {
-    /// The document for `demos`, as JSON.
+    /// The document for `demos`, as JSON; `itemKeys` names the keys of each list's item data
+    /// (by list name), where known.
     /// - Throws: when `base` is not a JSON object (the bundled file is: a test checks it).
-    static func build(base: Data, demos: [DemoDescriptor]) throws -> Data {
+    static func build(base: Data, demos: [DemoDescriptor], itemKeys: [String: [String]] = [:]) throws -> Data {
         guard var document = try JSONSerialization.jsonObject(with: base) as? [String: Any],
               var paths = document["paths"] as? [String: Any] else {
             throw ConfigurationError.missingResource("openapi.json (not an OpenAPI object)")
@@ -33,6 +36,13 @@ enum OpenAPIDocument {
             }
             paths[path] = item
         }
+        var components = document["components"] as? [String: Any] ?? [:]
+        var schemas = components["schemas"] as? [String: Any] ?? [:]
+        var tags = document["tags"] as? [[String: Any]] ?? []
+        addLists(demos, itemKeys: itemKeys, paths: &paths, schemas: &schemas, tags: &tags)
+        components["schemas"] = schemas
+        document["components"] = components
+        if !tags.isEmpty { document["tags"] = tags }
         document["paths"] = paths
         return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
     }

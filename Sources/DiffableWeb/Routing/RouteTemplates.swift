@@ -1,15 +1,11 @@
 /// Every route the server answers, as templates (`/api/sessions/{id}`): a request's
-/// `http_route` in its metrics and log line. Built from the same tables the router and the
-/// OpenAPI document are checked against (``APIRoutes``), plus the pages'. A path that matches
-/// none is `{static}` when it may be a file (GET or HEAD), else `unmatched`: the label's values
-/// are this bounded set, whatever paths clients send.
+/// `http_route` in its metrics and log line. Read off the route table the router dispatches by
+/// (``Routes``). A path that matches none is `{static}` when it may be a file (GET or HEAD),
+/// else `unmatched`: the label's values are this bounded set, whatever paths clients send.
 struct RouteTemplates: Sendable {
-    /// The pages' routes (the API's are ``APIRoutes/all``).
-    static let pages = [
-        "/", "/healthz", "/healthz/memory", "/metrics", "/__test/drop-streams",
-        "/demos/{demo}", "/demos/{demo}/events", "/demos/{demo}/viewport", "/demos/{demo}/measure",
-        "/demos/{demo}/actions", "/demos/{demo}/actions/{action}", "/demos/{demo}/assets/{asset}",
-    ]
+    /// The routes openapi.json does not document: the pages', the health checks' (the API's
+    /// are ``APIRoutes/all``).
+    static let pages = Routes.all.filter(\.operations.isEmpty).map(\.path)
 
     private struct Template: Sendable {
         let text: String
@@ -20,7 +16,7 @@ struct RouteTemplates: Sendable {
     /// By segment count: the templates of that many segments, in order.
     private let bySegments: [[Template]]
 
-    init(_ templates: [String] = RouteTemplates.pages + APIRoutes.all.map(\.path)) {
+    init(_ templates: [String] = Routes.all.map(\.path)) {
         var bySegments: [[Template]] = []
         var seen = Set<String>()
         for text in templates where seen.insert(text).inserted {

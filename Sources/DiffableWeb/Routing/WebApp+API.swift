@@ -7,30 +7,31 @@ import MicroHTTP
 // demos: a new demo gets every route for free.
 
 extension WebApp {
+    /// The API's routes (``Routes``): `/api/…` first, then, the session looked up, its own, then,
+    /// the list looked up (and made if it was not yet), the list's.
     func routeAPI(_ request: Request, _ segments: [String]) async throws -> Response {
-        switch segments {
-        case ["api", "demos"]:
-            try allow(request, ["GET", "HEAD"])
-            return try jsonResponse(demos.map { DemoInfo(name: $0.name, title: $0.title, summary: $0.summary, actions: $0.actions) })
-        case ["api", "sessions"]:
-            try allow(request, ["POST"])
-            let session = try await sessions.create()
-            let cookie = sessionCookie(session, for: request)
-            return try jsonResponse(describe(session), status: .created).with(cookie)
-        default:
-            break
+        if let match = Routes.match(.api, segments.dropFirst(), testHooks: configuration.testHooks), case .api(let api) = match.route.target {
+            try allow(request, match.route)
+            switch api {
+            case .demos:
+                return try jsonResponse(demos.map { DemoInfo(name: $0.name, title: $0.title, summary: $0.summary, actions: $0.actions) })
+            case .createSession:
+                let session = try await sessions.create()
+                let cookie = sessionCookie(session, for: request)
+                return try jsonResponse(describe(session), status: .created).with(cookie)
+            }
         }
-        guard segments.count >= 3, segments[0] == "api", segments[1] == "sessions" else {
+        guard Route.Scope.session.isPrefix(of: segments) else {
             throw HTTPError(.notFound, message: "No such API path: \(request.path)")
         }
         guard let id = SessionID(segments[2]), let session = try await sessions.lookup(shareID: id) else {
             throw HTTPError(.notFound, code: "unknown_session", message: "There is no session “\(segments[2])”")
         }
-        if segments.count == 3 {
-            try allow(request, ["GET", "HEAD"])
+        if let match = Routes.match(.session, segments.dropFirst(3), testHooks: configuration.testHooks), match.route.target == .session {
+            try allow(request, match.route)
             return try jsonResponse(describe(session))
         }
-        guard segments.count >= 5, segments[3] == "demos" else { throw HTTPError(.notFound, message: "No such API path: \(request.path)") }
+        guard Route.Scope.list.isPrefix(of: segments) else { throw HTTPError(.notFound, message: "No such API path: \(request.path)") }
         guard let descriptor = demo(named: segments[4]) else {
             throw HTTPError(.notFound, code: "unknown_demo", message: "There is no demo named “\(segments[4])”")
         }
@@ -40,41 +41,39 @@ extension WebApp {
             // by notification; a read asks the store).
             await list.refresh()
         }
-        switch Array(segments.dropFirst(5)) {
-        case ["snapshot"]:
-            try allow(request, ["GET", "HEAD", "PUT"])
+        guard let match = Routes.match(.list, segments.dropFirst(5), testHooks: configuration.testHooks),
+              case .list(let route) = match.route.target else {
+            throw HTTPError(.notFound, message: "No such API path: \(request.path)")
+        }
+        try allow(request, match.route)
+        switch route {
+        case .snapshot:
             if request.method == .put { return try await retryingLostRace(session, descriptor, list) { try await putSnapshot(request, $0) } }
             let json = try await heavyRead(session, list) { list.snapshotJSON { self.snapshotBody(list, $0, $1).bytes } }
             return Response(headers: ["Content-Type": "application/json"], body: .bytes(json))
-        case ["operations"]:
-            try allow(request, ["POST"])
+        case .operations:
             return try await retryingLostRace(session, descriptor, list) { try await applyOperations(request, $0) }
-        case ["layout"]:
-            try allow(request, ["GET", "HEAD"])
+        case .layout:
             guard let size = viewportSize(width: request.query["width"], height: request.query["height"]) else {
                 throw Self.invalidViewport
             }
             let container = LayoutContainer(width: size.width, height: size.height)
             return try await heavyRead(session, list) { try self.jsonResponse(self.layoutBody(list, container)) }
-        case ["actions"]:
-            try allow(request, ["GET", "HEAD"])
+        case .actions:
             return try jsonResponse(descriptor.actions)
-        case let tail where tail.count == 2 && tail[0] == "actions":
-            try allow(request, ["POST"])
-            guard let action = descriptor.actions.first(where: { $0.name == tail[1] }) else {
-                throw HTTPError(.notFound, code: "unknown_action", message: "The \(descriptor.name) demo has no action “\(tail[1])”")
+        case .action:
+            let name = match.parameter("action")
+            guard let action = descriptor.actions.first(where: { $0.name == name }) else {
+                throw HTTPError(.notFound, code: "unknown_action", message: "The \(descriptor.name) demo has no action “\(name)”")
             }
             try requireJSONOrEmpty(request)
             let parameters = try ActionParameters(body: request, for: action)
             let (version, report) = try await retryingLostRace(session, descriptor, list) { list in
-                try await list.perform(tail[1], parameters: parameters, client: "api", seq: nil)
+                try await list.perform(name, parameters: parameters, client: "api", seq: nil)
             }
             return Self.actionAnswer(version: version, report: report)
-        case ["events"]:
-            try allow(request, ["GET"])
+        case .events:
             return try eventStream(request, list: list, cookie: nil)
-        default:
-            throw HTTPError(.notFound, message: "No such API path: \(request.path)")
         }
     }
 

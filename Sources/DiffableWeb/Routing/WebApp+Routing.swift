@@ -74,60 +74,47 @@ extension WebApp {
         }
     }
 
+    /// Dispatches by the route table (``Routes``), scope by scope: the paths of their own, then the
+    /// API's, then a list's pages (its descriptor looked up first), then the static files.
     private func route(_ request: Request) async throws -> Response {
         let segments = request.pathSegments
-        switch segments.count {
-        case 0:
-            try allow(request, ["GET", "HEAD"])
-            return await indexPage(request)
-        case 1 where segments[0] == "openapi.json":
-            try allow(request, ["GET", "HEAD"])
-            return .json(openAPIDocument, headers: ["Cache-Control": "no-cache"])
-        case 1 where segments[0] == "healthz":
-            try allow(request, ["GET", "HEAD"])
-            return healthResponse
-        case 1 where segments[0] == "metrics":
-            try allow(request, ["GET", "HEAD"])
-            guard let metrics = metricsResponse() else { throw HTTPError(.notFound, message: "This server exports no metrics") }
-            return metrics
-        case 2 where segments[0] == "__test" && segments[1] == "drop-streams" && configuration.testHooks:
-            try allow(request, ["POST"])
-            closeAllStreams()
-            return Response(status: .noContent)
-        default:
-            break
+        if let match = Routes.match(.root, segments, testHooks: configuration.testHooks), case .root(let root) = match.route.target {
+            try allow(request, match.route)
+            switch root {
+            case .index:
+                return await indexPage(request)
+            case .openAPI:
+                return .json(openAPIDocument.data, headers: ["Cache-Control": "no-cache"])
+            case .health:
+                return healthResponse
+            case .metrics:
+                guard let metrics = metricsResponse() else { throw HTTPError(.notFound, message: "This server exports no metrics") }
+                return metrics
+            case .dropStreams:
+                closeAllStreams()
+                return Response(status: .noContent)
+            }
         }
-        if segments.first == "api" {
+        if Route.Scope.api.isPrefix(of: segments) {
             return try await routeAPI(request, segments)
         }
-        if segments.first == "demos", segments.count >= 2 {
+        if Route.Scope.page.isPrefix(of: segments) {
             guard let descriptor = demo(named: segments[1]) else {
                 throw HTTPError(.notFound, code: "unknown_demo", message: "There is no demo named “\(segments[1])”")
             }
-            switch Array(segments.dropFirst(2)) {
-            case []:
-                try allow(request, ["GET", "HEAD"])
-                return try await demoPage(request, descriptor)
-            case ["events"]:
-                try allow(request, ["GET"])
-                return try await eventStream(request, descriptor)
-            case ["viewport"]:
-                try allow(request, ["POST"])
-                return try await viewport(request, descriptor)
-            case ["measure"]:
-                try allow(request, ["POST"])
-                return try await measure(request, descriptor)
-            case ["actions"]:
-                try allow(request, ["GET", "HEAD"])
-                return .json(descriptor.actions)
-            case let tail where tail.count == 2 && tail[0] == "assets":
-                try allow(request, ["GET", "HEAD"])
-                return try asset(request, descriptor, name: tail[1])
-            case let tail where tail.count == 2 && tail[0] == "actions":
-                try allow(request, ["POST"])
-                return try await action(request, descriptor, name: tail[1])
-            default:
+            guard let match = Routes.match(.page, segments.dropFirst(2), testHooks: configuration.testHooks),
+                  case .page(let page) = match.route.target else {
                 throw HTTPError(.notFound, message: "No such page: \(request.path)")
+            }
+            try allow(request, match.route)
+            switch page {
+            case .page: return try await demoPage(request, descriptor)
+            case .events: return try await eventStream(request, descriptor)
+            case .viewport: return try await viewport(request, descriptor)
+            case .measure: return try await measure(request, descriptor)
+            case .actions: return .json(descriptor.actions)
+            case .asset: return try asset(request, descriptor, name: match.parameter("asset"))
+            case .action: return try await action(request, descriptor, name: match.parameter("action"))
             }
         }
         if request.method == .get || request.method == .head, let file = staticFiles.response(for: request) {
@@ -136,7 +123,9 @@ extension WebApp {
         throw HTTPError(.notFound, message: "No such page: \(request.path)")
     }
 
-    func allow(_ request: Request, _ methods: [String]) throws {
+    /// 405, naming the methods `route` allows in `Allow`, unless the request's is one of them.
+    func allow(_ request: Request, _ route: Route) throws {
+        let methods = route.methods
         guard methods.contains(request.method.rawValue) else {
             throw HTTPError(.methodNotAllowed, message: "\(request.method) is not allowed here; use \(methods.joined(separator: " or "))",
                             headers: ["Allow": methods.joined(separator: ", ")])
