@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 import Testing
 
 /// The route table (``Routes``) is the one declaration of every route: the router dispatches by
