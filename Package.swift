@@ -97,7 +97,7 @@ let package = Package(
             name: "DiffableWebDemos",
             dependencies: ["DiffableWeb", .product(name: "Logging", package: "swift-log")],
             exclude: ["Resources/mountains-SOURCES.md"],
-            resources: [.copy("Resources/mountains.csv")]
+            resources: [.copy("Resources/mountains.csv"), .copy("Resources/templates")]
         ),
         // The shared store for several server processes: PostgreSQL through postgres-nio (its
         // own module, so that the web library and apps built on it do not build SwiftNIO).

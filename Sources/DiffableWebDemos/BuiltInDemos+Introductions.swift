@@ -36,8 +36,8 @@ extension BuiltInDemos {
     /// The descriptors with their index-page introduction and picture (`Public/images/demos/`).
     static func introduced(_ descriptors: [DemoDescriptor]) -> [DemoDescriptor] {
         descriptors.map { descriptor in
-            guard let introduction = introductions[descriptor.name] else { return descriptor }
             var introduced = descriptor
+            guard let introduction = introductions[descriptor.name] else { return introduced }
             introduced.summary = introduction.summary
             introduced.tryThis = introduction.tryThis
             if let example = introduction.example { introduced.example = example }

@@ -1,4 +1,5 @@
 import DiffableWeb
+import Foundation
 import Logging
 
 /// The demos `diffable-web` serves, in the order its index lists them: the one table to edit
@@ -51,10 +52,26 @@ public enum BuiltInDemos {
         ])
     }
 
+    /// The demos' own templates (their cells and pages): the package's source folder when it is
+    /// there (a build of this repository: edits show without a rebuild), else as they ship with
+    /// the module (SwiftPM resources).
+    public static var templatesDirectory: String? {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources/templates")
+        if FileManager.default.fileExists(atPath: source.path) { return source.path }
+        return Bundle.module.url(forResource: "templates", withExtension: nil)?.path
+    }
+
     /// The table with only the catalog scaled (tests and benchmarks).
     public static func table(mountainCount: Int?) throws -> [DemoDescriptor] {
         var options = Options()
         options.mountainCount = mountainCount
         return try table(options)
     }
+}
+
+/// A list of this module: its templates ship with it (``BuiltInDemos/templatesDirectory``).
+protocol BuiltInList: WebList {}
+
+extension BuiltInList {
+    public static var templatesDirectory: String? { BuiltInDemos.templatesDirectory }
 }

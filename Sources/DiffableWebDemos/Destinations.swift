@@ -8,7 +8,7 @@ import Foundation
 /// an enum (a post and a promo), each with its own template. Assets load as jobs while their
 /// cells are about to show (prefetching: the stream's window, one screen above and below the
 /// viewport) and are cancelled when their cells scroll far away.
-public struct Destinations: WebList, BackgroundWork, ItemData, ListAssets, UpgradesUntypedState {
+public struct Destinations: BuiltInList, BackgroundWork, ItemData, ListAssets, UpgradesUntypedState {
     public static let title = "Destinations"
     public static let summary = "Posts keyed by a stable id: a like updates the cell in place; assets load ahead of the scroll and cancel when you scroll away."
     public static let cellTemplate = "cells/post"

@@ -12,7 +12,7 @@ import Foundation
 /// while its section scrolls by, and the next section's header pushes it away. The list's rows
 /// sit on a section background (`LayoutDecorationItem.background`), the rounded card of an
 /// inset-grouped list, drawn by the browser behind them.
-public struct Explore: WebList, SupplementaryViews, ListAssets {
+public struct Explore: BuiltInList, SupplementaryViews, ListAssets {
     public static let title = "Explore"
     public static let summary = "Orthogonal sections: a paging carousel and a free-scrolling row above a list, like the App Store."
     public static let cellTemplates = ["cells/explore-card", "cells/mountain", "cells/explore-header"]

@@ -4,7 +4,7 @@ import DiffableWeb
 /// The numbered list of the ReactorKit post (../shared/SEEDS.md, 004): Append, Remove last
 /// and Remove center change the list, and every change animates. People reorder it by hand;
 /// every tenth number is pinned in place.
-public struct Numbers: WebList, Reorderable, SupplementaryViews {
+public struct Numbers: BuiltInList, Reorderable, SupplementaryViews {
     public static let title = "Numbers"
     public static let summary = "Append, remove the last or the center item of a numbered list; every change animates."
     public static let cellTemplate = "cells/number"

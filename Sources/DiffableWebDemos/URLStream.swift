@@ -7,7 +7,7 @@ import Foundation
 /// section `main` (`deleteItems` of the old ones, then `appendItems` of the new ones), applied
 /// with animation. The URL string is the item identifier, so a URL in two successive batches
 /// moves rather than being re-created.
-public struct URLStream: WebList, BackgroundWork, PageState, ItemData {
+public struct URLStream: BuiltInList, BackgroundWork, PageState, ItemData {
     public static let name = "urls"
     public static let title = "URL stream"
     public static let summary = "A publisher sends batches of image URLs; each batch replaces the list, and URLs that stay move."

@@ -4,6 +4,7 @@ import Foundation
 import MicroHTTP
 import Testing
 @testable import DiffableWeb
+@testable import DiffableWebDemos
 
 /// A list registered from outside the package: everything the web layer needs comes from its
 /// descriptor (`Examples/CustomList` does the same from another package).
@@ -56,6 +57,7 @@ struct DemoRegistrationTests {
     func app(_ demos: [DemoDescriptor]) async throws -> WebApp {
         var configuration = WebConfiguration(publicDirectory: packageRoot + "/Public", templatesDirectory: packageRoot + "/templates", demos: demos)
         configuration.testHooks = true
+        configuration.extraTemplatesDirectories = [BuiltInDemos.templatesDirectory].compactMap { $0 }  // TinyDemo borrows `cells/number`
         return try await WebApp(configuration: configuration)
     }
 

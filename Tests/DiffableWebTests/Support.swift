@@ -14,6 +14,8 @@ func makeApp(_ configure: (inout WebConfiguration) throws -> Void = { _ in }) as
     var configuration = WebConfiguration(publicDirectory: packageRoot + "/Public", templatesDirectory: packageRoot + "/templates",
                                          demos: try BuiltInDemos.table())
     configuration.testHooks = true
+    // The tests' own lists borrow the demos' cells (`cells/number`).
+    configuration.extraTemplatesDirectories = [BuiltInDemos.templatesDirectory].compactMap { $0 }
     try configure(&configuration)
     return try await WebApp(configuration: configuration)
 }

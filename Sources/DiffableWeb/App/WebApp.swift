@@ -65,8 +65,9 @@ public final class WebApp: Sendable {
         // Directories by their real paths: a link to one (the repository's `templates` and
         // `Public` link into the library's resources) is not walked by the template loader.
         let real = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
-        renderer = try await Renderer(templatesDirectories: ([configuration.templatesDirectory] + configuration.extraTemplatesDirectories).map(real),
-                                      required: demos.flatMap(\.templates))
+        var directories = ([configuration.templatesDirectory] + configuration.extraTemplatesDirectories).map(real)
+        for directory in demos.compactMap(\.templatesDirectory).map(real) where !directories.contains(directory) { directories.append(directory) }
+        renderer = try await Renderer(templatesDirectories: directories, required: demos.flatMap(\.templates))
         staticFiles = StaticFiles(root: URL(fileURLWithPath: real(configuration.publicDirectory)), cacheControl: "no-cache")
         let store: (any SessionStore)?
         if let given = configuration.sessionStore {

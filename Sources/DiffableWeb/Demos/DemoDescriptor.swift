@@ -41,6 +41,9 @@ public struct DemoDescriptor: Sendable {
     /// A small picture of the demo for the index page: a path the server serves
     /// (`/images/demos/mountains.svg`), or `nil` for none.
     public var picture: String?
+    /// Where the demo's own templates live (its cells, its page), read after the app's, so an
+    /// app can override them; `nil`: the app's directories have them.
+    public var templatesDirectory: String?
 
     public init(name: String, title: String, summary: String, pageTemplate: String = "demos/list",
                 cellTemplates: [String], actions: [ActionDescriptor], example: ExampleRequest? = nil,

@@ -44,12 +44,15 @@ public struct ListJob<List: WebList>: Sendable {
     let onCancel: (@Sendable (inout List) -> Void)?
 
     /// - Parameters:
+    ///   - id: stable while the job should keep running (`"image p001"`).
     ///   - onStart: what the state notes when the job starts ("loading", a counter): the jobs
     ///     that start together note it in one state-only write, before any of them runs.
     ///   - onCancel: what the state notes when the list stops declaring the job while it runs
     ///     (a load that was cancelled): a state-only write, made soon after. A job that
     ///     finished its work is usually no longer declared either, so check the state ("still
     ///     loading?") before counting it.
+    ///   - body: the work, writing through its ``ListUpdater``; cancelled when the list stops
+    ///     declaring the job.
     public init(_ id: String, onStart: (@Sendable (inout List) -> Void)? = nil, onCancel: (@Sendable (inout List) -> Void)? = nil,
                 _ body: @escaping @Sendable (ListUpdater<List>) async -> Void) {
         self.id = id

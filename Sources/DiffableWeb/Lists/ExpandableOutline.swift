@@ -2,7 +2,7 @@ import DiffableDataSources
 import Synchronization
 
 /// A list with a section that is an outline (Apple's sidebar: rows that expand and collapse,
-/// their children loaded on first expand): the section's ``SectionSnapshot`` lives in the data
+/// their children loaded on first expand): the section's `SectionSnapshot` lives in the data
 /// source, as in UIKit, and its handlers (`SectionSnapshotHandlers`) are the list's methods,
 /// run on its state.
 ///
@@ -17,7 +17,7 @@ public protocol ExpandableOutline: WebList where SectionID == String, ItemID == 
     /// for a restored state, the children of the parents it had expanded too.
     func initialOutline() -> SectionSnapshot<String>
 
-    /// What `action` asks of the outline, or `nil` for an action ``perform(_:on:)`` runs.
+    /// What `action` asks of the outline, or `nil` for an action ``WebList/perform(_:on:)`` runs.
     func disclosure(for action: Action) -> OutlineDisclosure?
 
     /// `shouldExpandItem`. Default: every item.

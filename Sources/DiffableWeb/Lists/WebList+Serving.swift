@@ -32,11 +32,13 @@ extension WebList {
                              })
         }
         if registration.reorderable { actions.append(ReorderAction.descriptor) }
-        return DemoDescriptor(name: name, title: title, summary: summary, pageTemplate: pageTemplate, cellTemplates: cellTemplates,
+        var descriptor = DemoDescriptor(name: name, title: title, summary: summary, pageTemplate: pageTemplate, cellTemplates: cellTemplates,
                               actions: actions, pageQuery: (Self.self as? any DerivedList.Type)?.pageQuery,
                               assets: (sample as? any ListAssets)?.assets,
                               reorderable: registration.reorderable,
                               make: { WebListDemo<Self>(registration: registration) })
+        descriptor.templatesDirectory = templatesDirectory
+        return descriptor
     }
 }
 

@@ -53,6 +53,9 @@ public protocol WebList: Codable, Sendable {
     static var cellTemplates: [String] { get }
     /// The page's template. Default: `demos/list`, the list with a button or a form for every action.
     static var pageTemplate: String { get }
+    /// Where the list's own templates live when they ship with it (a module's resources), read
+    /// after the app's so that an app can override them. Default: `nil`, the app's directories.
+    static var templatesDirectory: String? { get }
 
     /// The state a new session starts with.
     init()
@@ -103,6 +106,7 @@ extension WebList {
     public static var cellTemplate: String { "cells/\(name)" }
     public static var cellTemplates: [String] { [cellTemplate] }
     public static var pageTemplate: String { "demos/list" }
+    public static var templatesDirectory: String? { nil }
     public func details(of list: Snapshot<SectionID, ItemID>) -> String { "" }
 
     public func layout() -> CompositionalLayout {

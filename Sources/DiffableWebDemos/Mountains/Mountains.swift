@@ -7,7 +7,7 @@ import DiffableWeb
 /// The list is its query (``DerivedList``): every session typing the same letters makes the
 /// same step, diffed once for all of them, and a restart derives the list again from the
 /// saved query. Each mountain's cell is the catalog's, the same in every session (``SharedCells``).
-public struct Mountains: DerivedList, SharedCells, PageState, ItemData {
+public struct Mountains: BuiltInList, DerivedList, SharedCells, PageState, ItemData {
     public static let title = "Mountains"
     public static let summary = "Search the mountains; the grid filters and animates as you type."
     public static let pageTemplate = "demos/mountains"

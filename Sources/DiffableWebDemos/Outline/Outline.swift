@@ -10,7 +10,7 @@ import DiffableWeb
 /// loaded lazily by `snapshotForExpandingParent` (the first snapshot holds only the top level).
 /// `shouldExpandItem` refuses a mountain (it has nothing to show: 422 `not_expandable`);
 /// `shouldCollapseItem` allows every parent. Each call is counted (``HandlerCounts``).
-public struct Outline: WebList, ExpandableOutline, ItemData, UpgradesUntypedState {
+public struct Outline: BuiltInList, ExpandableOutline, ItemData, UpgradesUntypedState {
     public static let title = "Outline"
     public static let summary = "Apple’s outline sample: the mountains by height, three levels deep; children load when a band first expands."
     public static let pageTemplate = "demos/outline"

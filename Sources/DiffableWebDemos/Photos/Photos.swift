@@ -6,7 +6,7 @@ import Foundation
 /// pagination (`loadData()` appends the next page of 30 when a window nears the end); and
 /// async images (`loadImages`: a cell shows a placeholder, the image "loads" as a job, then
 /// `reloadItems([photo])` runs only if the photo is still in the snapshot).
-public struct Photos: WebList, BackgroundWork, PageState, ItemData, ListAssets {
+public struct Photos: BuiltInList, BackgroundWork, PageState, ItemData, ListAssets {
     public static let title = "Photos"
     public static let summary = "The seed’s compositional layouts, switched live; pages load as you scroll; images arrive after their placeholders."
     public static let pageTemplate = "demos/photos"

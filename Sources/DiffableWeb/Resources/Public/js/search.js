@@ -19,20 +19,24 @@ const TYPING_MS = 1500;
 const boxes = new WeakMap();
 
 /**
- * Binds the `[data-action="search"]` inputs of `form[data-demo-form]`.
+ * Binds the live inputs of `form[data-demo-form]`: an input whose `data-action` and
+ * `data-parameter` name the list's action and its parameter (Mountains: `search`, `query`) runs
+ * that action with its value on every keystroke. The page's template names them; this file
+ * names no action.
  * @param {string} demo the demo name
  * @param {ParentNode} [root]
  */
 export function bindSearch(demo, root = document) {
-  const url = `/demos/${encodeURIComponent(demo)}/actions/search`;
   for (const form of root.querySelectorAll("form[data-demo-form]")) {
-    const input = form.querySelector('input[data-action="search"]');
+    const input = form.querySelector("input[data-action][data-parameter]");
     if (!input) continue;
+    const url = `/demos/${encodeURIComponent(demo)}/actions/${encodeURIComponent(input.dataset.action)}`;
+    const parameter = input.dataset.parameter;
     const box = { keystroke: 0, inFlight: 0, typedAt: -Infinity, retries: 0, listQuery: input.value };
     boxes.set(input, box);
     const send = async (keystroke, query, attempt = 0) => {
       box.inFlight += 1;
-      const outcome = await postAction(url, { query, seq: nextSeq() }).finally(() => { box.inFlight -= 1; });
+      const outcome = await postAction(url, { [parameter]: query, seq: nextSeq() }).finally(() => { box.inFlight -= 1; });
       if (keystroke !== box.keystroke) return; // a newer keystroke decides what shows
       if (outcome.ok) {
         clearFailure(input);

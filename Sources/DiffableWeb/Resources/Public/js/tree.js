@@ -9,8 +9,9 @@
 // keys: → expands, or moves to the first child of an expanded row; ← collapses, or moves to
 // the parent; Enter and Space toggle (↑ ↓ Home End PageUp PageDown are the list's own).
 //
-// Expanding and collapsing are actions posted to the server, which streams the children in
-// and out (animated by the generic path, reduced motion respected there). Each parent's
+// Expanding and collapsing are the list's actions, named by the page (`data-expand-action`,
+// `data-collapse-action` and their `data-item-parameter` on the body: this file names no
+// action), posted to the server, which streams the children in and out (animated by the generic path, reduced motion respected there). Each parent's
 // disclosure is a form that posts and redirects without JavaScript; cells are created after
 // the page loaded, so their submits are handled here, by delegation on the list.
 
@@ -29,18 +30,20 @@ const TREE_KEYS = new Set(["ArrowLeft", "ArrowRight", "Enter", " "]);
  */
 export function bindTree(container, view, model, demo) {
   if (!document.body.hasAttribute("data-tree")) return null;
+  const { expandAction, collapseAction, itemParameter } = document.body.dataset;
+  if (!expandAction || !collapseAction || !itemParameter) return null;
 
   // Requests go out one at a time, in the order of the user's gestures.
   let queue = Promise.resolve();
   const send = (action, item) => {
     const url = `/demos/${encodeURIComponent(demo)}/actions/${encodeURIComponent(action)}`;
     // A refusal (a 422, a 503) is shown above the tree: the row may be re-rendered any time.
-    queue = queue.then(() => postAction(url, { item })).then((outcome) => {
+    queue = queue.then(() => postAction(url, { [itemParameter]: item })).then((outcome) => {
       if (outcome.ok) {
         clearFailure(container);
         return outcome.answer;
       }
-      showFailure(container, describe(outcome, action === "collapse" ? "Collapsing" : "Expanding"));
+      showFailure(container, describe(outcome, action === collapseAction ? "Collapsing" : "Expanding"));
       return null;
     });
     return queue;
@@ -55,7 +58,7 @@ export function bindTree(container, view, model, demo) {
   const isParent = (row) => row?.dataset.expanded === "true" || row?.dataset.expanded === "false";
   const toggle = (cell) => {
     const row = rowOf(cell);
-    if (isParent(row)) send(isExpanded(row) ? "collapse" : "expand", cell.dataset.id);
+    if (isParent(row)) send(isExpanded(row) ? collapseAction : expandAction, cell.dataset.id);
   };
 
   /** ARIA from each row's data, and the DOM in the list's order. */
@@ -135,14 +138,14 @@ export function bindTree(container, view, model, demo) {
     switch (event.key) {
       case "ArrowRight":
         if (!isParent(row)) return;
-        if (!isExpanded(row)) send("expand", id);
+        if (!isExpanded(row)) send(expandAction, id);
         else {
           const next = model.itemOrder()[model.positionOf(id)];
           if (next) focusItem(next, id);
         }
         return;
       case "ArrowLeft":
-        if (isExpanded(row)) send("collapse", id);
+        if (isExpanded(row)) send(collapseAction, id);
         else if (row.dataset.parent) focusItem(row.dataset.parent, id);
         return;
       default: // Enter, Space
