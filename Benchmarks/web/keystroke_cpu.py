@@ -11,7 +11,7 @@ keystrokes only, ÷ keystrokes.
 
     python3 Benchmarks/web/keystroke_cpu.py --build before=PATH --build after=PATH \
         [--rounds 3] [--keystrokes 1000] [--warmup 200] [--modes plain,gzip,paced] \
-        [--mountains 10000] [--sequence prefixes|names] \
+        [--mountains 10000] [--sequence prefixes|names] [--store] \
         [--paced-sessions 100] [--paced-rate 3] [--paced-seconds 20]
 
 Prints one line per measurement, then the medians per build and mode. Only 127.0.0.1.
@@ -20,7 +20,7 @@ With `--capture FILE` it instead records, from the first build, the plain change
 cycle of the typed words (after a cycle of warm-up), each as a 4-byte little-endian length and
 the SSE block: the input of the floor benchmark (Benchmarks/Sources/KeystrokeFloor).
 """
-import argparse, asyncio, gc, os, shlex, statistics, subprocess, sys, time
+import argparse, asyncio, gc, os, shlex, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import keystroke_latency as kl  # noqa: E402
@@ -93,7 +93,9 @@ async def capture(port, path, sequence):
 def measure(binary, mode, args):
     binary, *flags = shlex.split(binary)  # "PATH --memory-limit 0": a build with flags of its own
     port = kl.free_port()
-    server = subprocess.Popen([binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning", "--memory-only",
+    # Memory only, or (--store) a fresh SQLite store as `make run` keeps sessions.
+    store = ["--state-dir", tempfile.mkdtemp(prefix="keystroke-cpu-")] if args.store else ["--memory-only"]
+    server = subprocess.Popen([binary, "--port", str(port), "--mountains", str(args.mountains), "--log-level", "warning", *store,
                                "--max-sessions", "20000", "--connections-per-address", "0", *flags],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     kl.SERVER_PID = server.pid
@@ -115,6 +117,7 @@ def measure(binary, mode, args):
     finally:
         server.terminate()
         server.wait(10)
+        if args.store: shutil.rmtree(store[1], ignore_errors=True)
 
 
 def main():
@@ -133,6 +136,7 @@ def main():
     parser.add_argument("--paced-sessions", type=int, default=100)
     parser.add_argument("--paced-rate", type=float, default=3)
     parser.add_argument("--paced-seconds", type=float, default=20)
+    parser.add_argument("--store", action="store_true", help="a fresh SQLite store per server (as `make run`) instead of memory only")
     parser.add_argument("--mountains", type=int, default=10_000, help="10,000 as keystroke_latency.py; 1467: the bundled set")
     parser.add_argument("--sequence", default="prefixes", choices=["prefixes", "names"],
                         help="what the 1-session runs type: keystroke_latency.py's words, or compare.py's names")

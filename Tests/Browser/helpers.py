@@ -15,7 +15,7 @@ from selenium.common.exceptions import JavascriptException, StaleElementReferenc
 
 ROOT = Path(__file__).resolve().parents[2]
 MOUNTAINS_CSV = Path(os.environ.get("DIFFABLE_WEB_MOUNTAINS_CSV",
-                                    ROOT / "Sources" / "DiffableWeb" / "Resources" / "mountains.csv"))
+                                    ROOT / "Sources" / "DiffableWebDemos" / "Resources" / "mountains.csv"))
 
 
 def mountain_names():

@@ -1,5 +1,4 @@
 import DiffableDataSources
-import Synchronization
 
 /// A list with a section that is an outline (Apple's sidebar: rows that expand and collapse,
 /// their children loaded on first expand): the section's `SectionSnapshot` lives in the data
@@ -62,11 +61,4 @@ extension ExpandableOutline {
     public func describe(_ item: String) -> String { item }
     public func isExpandable(_ item: String) -> Bool { true }
     public func notInOutlineReason(_ item: String) -> String { "the section was replaced through the snapshot API" }
-}
-
-/// The list's state while the data source's handlers run on it (they are `@Sendable`
-/// closures, called inside the write).
-final class OutlineState<Outline: ExpandableOutline>: Sendable {
-    let value: Mutex<Outline>
-    init(_ value: Outline) { self.value = Mutex(value) }
 }

@@ -28,15 +28,6 @@ final class ListRegistration<List: WebList>: Sendable {
     func makeList() -> List { shared.providing { List() } }
 }
 
-/// A list whose saved state, from before it was typed, is not its properties' keys (the untyped
-/// `Demo` API saved dictionaries of any shape): it reads that dictionary itself. A state saved
-/// since is read as usual.
-public protocol UpgradesUntypedState: WebList {
-    /// The state `saved` describes, or `nil` to start anew; the list's ``Shared`` values are
-    /// in reach.
-    init?(untypedState saved: [String: String])
-}
-
 /// A ``Shared`` property seen through a `Mirror`: whether the app registered its value.
 protocol SharedAvailability {
     var isAvailable: Bool { get }

@@ -1,4 +1,5 @@
 import DiffableDataSources
+import Synchronization
 
 // An ``ExpandableOutline`` list's outline in the data source: applied (or restored) when the
 // list is made, and expanded and collapsed through the data source with the list's handlers.
@@ -89,4 +90,11 @@ extension WebListDemo {
         }
         return true
     }
+}
+
+/// The list's state while the data source's handlers run on it (they are `@Sendable`
+/// closures, called inside the write).
+final class OutlineState<Outline: ExpandableOutline>: Sendable {
+    let value: Mutex<Outline>
+    init(_ value: Outline) { self.value = Mutex(value) }
 }
