@@ -31,6 +31,7 @@ enum ActionDecoding {
             return .array(try parameters.requiredStrings(parameter.name))
         }
         guard let text = parameters.values[parameter.name] else { return nil }
+        if parameter.type == .string { return .string(text) }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch parameter.type {
         case .string:

@@ -34,17 +34,17 @@ extension DerivedList {
     public static var pageQuery: PageQuery? { nil }
 }
 
-/// The snapshots a ``DerivedList``'s states derive, and the steps between them, shared by every
-/// session of the list (the type-erased face the adapter holds).
-protocol DerivedSnapshotting: Sendable {
-    /// The wire snapshot `state` derives.
-    func snapshot(of state: any WebList) -> Snapshot<String, String>?
-    /// The step from `old`'s items to `new`'s, diffed once for every session, or `nil` when
-    /// `current` is not `old`'s items (a script edited them): the caller then applies `new`'s.
-    func transition(from old: any WebList, to new: any WebList, current: Snapshot<String, String>) -> SnapshotTransition<String, String>?
+/// A ``DerivedList``'s shared snapshots, as the adapter of a list type `List` calls them
+/// (typed: no existential box and no cast on a keystroke).
+struct DerivedOperations<List: WebList>: Sendable {
+    /// The wire snapshot a state derives.
+    let snapshot: @Sendable (List) -> Snapshot<String, String>
+    /// The step from one state's items to another's, diffed once for every session, or `nil`
+    /// when `current` is not the first state's items (a script edited them).
+    let transition: @Sendable (_ old: List, _ new: List, _ current: Snapshot<String, String>) -> SnapshotTransition<String, String>?
 }
 
-final class DerivedSnapshots<List: DerivedList>: DerivedSnapshotting {
+final class DerivedSnapshots<List: DerivedList>: Sendable {
     private struct Step: Hashable, Sendable {
         var from: List
         var to: List
@@ -75,10 +75,6 @@ final class DerivedSnapshots<List: DerivedList>: DerivedSnapshotting {
     var keptResults: Int { snapshots.count }
     var keptSteps: Int { transitions.count }
 
-    func snapshot(of state: any WebList) -> Snapshot<String, String>? {
-        (state as? List).map(snapshot(of:))
-    }
-
     func snapshot(of state: List) -> Snapshot<String, String> {
         snapshots.value(for: state) { state in
             // A derived snapshot that repeats an identifier is a bug of the list: it shows empty.
@@ -86,8 +82,7 @@ final class DerivedSnapshots<List: DerivedList>: DerivedSnapshotting {
         }
     }
 
-    func transition(from old: any WebList, to new: any WebList, current: Snapshot<String, String>) -> SnapshotTransition<String, String>? {
-        guard let old = old as? List, let new = new as? List else { return nil }
+    func transition(from old: List, to new: List, current: Snapshot<String, String>) -> SnapshotTransition<String, String>? {
         let step = Step(from: old, to: new)
         if let known = transitions.value(for: step), current.isIdentical(to: known.from) { return known }
         // Not the step from `current`: made before `old`'s items were derived again (dropped

@@ -4,7 +4,7 @@ import Synchronization
 // An ``ExpandableOutline`` list's outline in the data source: applied (or restored) when the
 // list is made, and expanded and collapsed through the data source with the list's handlers.
 extension WebListDemo {
-    var hasOutline: Bool { List.self is any ExpandableOutline.Type }
+    var hasOutline: Bool { registration.hasOutline }
 
     /// Gives the data source the list's outline as soon as the list exists.
     func attachOutline(_ handle: ListHandle) {

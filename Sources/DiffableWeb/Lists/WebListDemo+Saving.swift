@@ -49,7 +49,7 @@ extension WebListDemo {
     func derivedSnapshot() -> Snapshot<String, String>? {
         guard let derived = registration.derived else { return nil }
         let value = value.withLock { $0 }
-        return value.edited ? nil : derived.snapshot(of: value.list)
+        return value.edited ? nil : derived.snapshot(value.list)
     }
 
     func didEditList() {
@@ -74,7 +74,8 @@ extension WebListDemo {
         var changed = before.list
         var scratch = Snapshot<List.SectionID, List.ItemID>()
         guard (try? Self.run(action, on: &changed, snapshot: &scratch)) != nil,
-              before.edited || !Self.same(before.list, changed), let snapshot = derived.snapshot(of: changed),
+              before.edited || !Self.same(before.list, changed),
+              case let snapshot = derived.snapshot(changed),
               let typed = try? WireIdentifiers.typed(snapshot, as: Snapshot<List.SectionID, List.ItemID>.self, list: List.name) else {
             return nil
         }

@@ -33,7 +33,7 @@ extension WebListDemo {
         let done: CheckedContinuation<Bool, Never>
     }
 
-    var doesBackgroundWork: Bool { List.self is any BackgroundWork.Type }
+    var doesBackgroundWork: Bool { registration.doesBackgroundWork }
 
     func attach(_ list: ListHandle) {
         if hasOutline { attachOutline(list) }

@@ -15,6 +15,10 @@ final class WebListDemo<List: WebList>: Demo {
         var edited = false
         /// ``persistentState()`` of this value, once asked (a write asks before and after).
         var saved: [String: String]?
+        /// ``pageValues()`` of this value, once asked.
+        var page: [String: String]?
+        /// Bumped with every new value: what was made of one is not kept for another.
+        var generation = 0
     }
     let value: Mutex<Value>
     let registration: ListRegistration<List>
@@ -31,13 +35,13 @@ final class WebListDemo<List: WebList>: Demo {
 
     /// Replaces the list's value (after an action, a reorder, an edit).
     func update(_ list: List, edited: Bool = false) {
-        value.withLock { $0 = Value(list: list, edited: edited) }
+        value.withLock { $0 = Value(list: list, edited: edited, generation: $0.generation + 1) }
         if doesBackgroundWork { reconcileJobs() }
     }
 
     func initialSnapshot() -> Snapshot<String, String> {
         let list = current
-        if let derived = registration.derived, let snapshot = derived.snapshot(of: list) { return snapshot }
+        if let derived = registration.derived { return derived.snapshot(list) }
         // A list whose own initial items are not unique starts empty; the page and the API
         // say nothing is wrong with the request, and the server's log names the duplicate.
         return (try? WireIdentifiers.wire(list.initialSnapshot())) ?? Snapshot()
@@ -58,7 +62,7 @@ final class WebListDemo<List: WebList>: Demo {
     /// What a script sees of an item: its cell's values, less its own identifier (the item
     /// carries it already).
     func data(for item: String) -> [String: String]? {
-        if let list = current as? any ItemData { return Self.data(for: item, of: list) }
+        if registration.hasItemData, let list = current as? any ItemData { return Self.data(for: item, of: list) }
         guard var values = cell(for: item)?.values else { return nil }
         if values["id"] == item { values["id"] = nil }
         return values
@@ -84,7 +88,7 @@ final class WebListDemo<List: WebList>: Demo {
     }
 
     func supplementary(kind: CellKind, section: String, in snapshot: Snapshot<String, String>) -> CellContent? {
-        guard let list = current as? any SupplementaryViews else { return nil }
+        guard registration.hasSupplementaryViews, let list = current as? any SupplementaryViews else { return nil }
         return Self.supplementary(of: list, kind: kind, section: section, in: snapshot)
     }
 
@@ -111,10 +115,10 @@ final class WebListDemo<List: WebList>: Demo {
             var scratch = try WireIdentifiers.typed(list.snapshot(), as: Snapshot<List.SectionID, List.ItemID>.self, list: List.name)
             try Self.run(typed, on: &changed, snapshot: &scratch)
             let current = list.snapshot()
-            if !before.edited, let step = derived.transition(from: before.list, to: changed, current: current) {
+            if !before.edited, let step = derived.transition(before.list, changed, current) {
                 _ = list.apply(step, animatingDifferences: true)
-            } else if let snapshot = derived.snapshot(of: changed) {
-                _ = list.apply(snapshot, animatingDifferences: true)
+            } else {
+                _ = list.apply(derived.snapshot(changed), animatingDifferences: true)
             }
         } else {
             let current = list.snapshot()
@@ -184,9 +188,17 @@ final class WebListDemo<List: WebList>: Demo {
         return current.details(of: typed)
     }
 
+    /// Made once per value (the page's state rides on every event).
     func pageValues() -> [String: String] {
-        guard let list = current as? any PageState else { return [:] }
-        return Self.pageValues(of: list)
+        guard registration.hasPageState else { return [:] }
+        let (made, list, generation) = value.withLock { ($0.page, $0.list, $0.generation) }
+        if let made { return made }
+        guard let page = list as? any PageState else { return [:] }
+        let values = Self.pageValues(of: page)
+        value.withLock { value in
+            if value.generation == generation { value.page = values }  // unless the value changed meanwhile
+        }
+        return values
     }
 
     static func pageValues<Page: PageState>(of list: Page) -> [String: String] {

@@ -20,17 +20,17 @@ enum WireIdentifiers {
     /// - Throws: ``ActionError/unprocessable(code:message:)`` (`invalid_identifier`) naming an
     ///   identifier a script put in the list that is not one of the list's (not an integer, …).
     static func typed<S: LosslessStringConvertible, I: LosslessStringConvertible>(
-        _ snapshot: Snapshot<String, String>, as type: Snapshot<S, I>.Type, list name: String
+        _ snapshot: Snapshot<String, String>, as type: Snapshot<S, I>.Type, list name: @autoclosure () -> String
     ) throws(ActionError) -> Snapshot<S, I> {
         if let same = snapshot as? Snapshot<S, I> { return same }
         var typed = Snapshot<S, I>()
         for section in snapshot.sectionIdentifiers {
-            guard let id = S(section) else { throw invalid(section, name) }
+            guard let id = S(section) else { throw invalid(section, name()) }
             let items = (try? snapshot.itemIdentifiers(inSection: section)) ?? []
             var ids: [I] = []
             ids.reserveCapacity(items.count)
             for item in items {
-                guard let typedItem = I(item) else { throw invalid(item, name) }
+                guard let typedItem = I(item) else { throw invalid(item, name()) }
                 ids.append(typedItem)
             }
             do {
