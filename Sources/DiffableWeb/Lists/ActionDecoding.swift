@@ -31,8 +31,8 @@ enum ActionDecoding {
             return .array(try parameters.requiredStrings(parameter.name))
         }
         guard let text = parameters.values[parameter.name] else { return nil }
-        if parameter.type == .string { return .string(text) }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // Trimmed only for what is parsed: a string is taken as sent (and trimming costs on a keystroke).
+        let trimmed = parameter.type == .string ? text : text.trimmingCharacters(in: .whitespaces)
         switch parameter.type {
         case .string:
             return .string(text)

@@ -90,7 +90,7 @@ public struct ListUpdater<List: WebList>: Sendable {
 }
 
 /// Set once when a job is cancelled, read by its writes (which run on the list's writer, not
-/// in the job's task); also a write's "it applied".
+/// in the job's task).
 final class JobCancellation: Sendable {
     let flag = Atomic(false)
 

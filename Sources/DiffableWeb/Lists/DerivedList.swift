@@ -42,6 +42,10 @@ struct DerivedOperations<List: WebList>: Sendable {
     /// The step from one state's items to another's, diffed once for every session, or `nil`
     /// when `current` is not the first state's items (a script edited them).
     let transition: @Sendable (_ old: List, _ new: List, _ current: Snapshot<String, String>) -> SnapshotTransition<String, String>?
+    /// Whether two states are the same state (they derive the same items).
+    let same: @Sendable (List, List) -> Bool
+    /// The list's ``DerivedList/pageQuery``.
+    let pageQuery: PageQuery?
 }
 
 final class DerivedSnapshots<List: DerivedList>: Sendable {

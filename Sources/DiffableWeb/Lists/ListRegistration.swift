@@ -40,7 +40,9 @@ final class ListRegistration<List: WebList>: Sendable {
             snapshot: { list in cache.snapshot(of: unsafeBitCast(list, to: Derived.self)) },
             transition: { old, new, current in
                 cache.transition(from: unsafeBitCast(old, to: Derived.self), to: unsafeBitCast(new, to: Derived.self), current: current)
-            })
+            },
+            same: { unsafeBitCast($0, to: Derived.self) == unsafeBitCast($1, to: Derived.self) },
+            pageQuery: Derived.pageQuery)
     }
 
     /// A new session's state, with the app's shared values.

@@ -33,7 +33,7 @@ extension WebList {
         }
         if registration.reorderable { actions.append(ReorderAction.descriptor) }
         var descriptor = DemoDescriptor(name: name, title: title, summary: summary, pageTemplate: pageTemplate, cellTemplates: cellTemplates,
-                              actions: actions, pageQuery: (Self.self as? any DerivedList.Type)?.pageQuery,
+                              actions: actions, pageQuery: registration.derived?.pageQuery,
                               assets: (sample as? any ListAssets)?.assets,
                               reorderable: registration.reorderable,
                               make: { WebListDemo<Self>(registration: registration) })

@@ -65,7 +65,7 @@ extension WebListDemo {
 
     /// What a page URL's query previews: the items its action would derive, computed aside.
     func pagePreview(query: [String: String]) -> PagePreview? {
-        guard let derived = registration.derived, let pageQuery = (List.self as? any DerivedList.Type)?.pageQuery,
+        guard let derived = registration.derived, let pageQuery = derived.pageQuery,
               let text = query[pageQuery.name] else { return nil }
         let parameters = ActionParameters([pageQuery.parameter: text])
         guard let action = try? ActionDecoding.decode(List.Action.self, name: pageQuery.action, parameters: parameters,
@@ -74,7 +74,7 @@ extension WebListDemo {
         var changed = before.list
         var scratch = Snapshot<List.SectionID, List.ItemID>()
         guard (try? Self.run(action, on: &changed, snapshot: &scratch)) != nil,
-              before.edited || !Self.same(before.list, changed),
+              before.edited || !derived.same(before.list, changed),
               case let snapshot = derived.snapshot(changed),
               let typed = try? WireIdentifiers.typed(snapshot, as: Snapshot<List.SectionID, List.ItemID>.self, list: List.name) else {
             return nil
@@ -83,14 +83,5 @@ extension WebListDemo {
         if let page = changed as? any PageState { values = Self.pageValues(of: page) }
         return PagePreview(snapshot: snapshot, status: changed.status(of: typed), values: values,
                            action: pageQuery.action, parameters: [pageQuery.parameter: values[pageQuery.parameter] ?? text])
-    }
-
-    private static func same(_ lhs: List, _ rhs: List) -> Bool {
-        guard let lhs = lhs as? any DerivedList else { return false }
-        return equal(lhs, rhs)
-    }
-
-    private static func equal<Derived: DerivedList>(_ lhs: Derived, _ rhs: List) -> Bool {
-        (rhs as? Derived).map { $0 == lhs } ?? false
     }
 }

@@ -188,9 +188,7 @@ extension WebListDemo {
             outcome.withLock { $0 = results }
             guard results.contains(true) else { return }
             self.update(changed)
-            let marked = !snapshot.reloadedItemIdentifiers.isEmpty || !snapshot.reconfiguredItemIdentifiers.isEmpty
-                || !snapshot.reloadedSectionIdentifiers.isEmpty
-            if marked || !snapshot.isIdentical(to: before) {
+            if WireIdentifiers.changes(snapshot, from: before) {
                 transaction.apply(snapshot, animatingDifferences: writes.contains { $0.animated })
             }
         }

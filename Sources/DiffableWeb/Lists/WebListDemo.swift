@@ -126,9 +126,7 @@ final class WebListDemo<List: WebList>: Demo {
             try Self.perform(typed, on: &changed, snapshot: &snapshot)
             // An action that changed nothing (a second like) is not applied: no version, no
             // event. One that changed only the state (a pause) is: its status is news.
-            let marked = !snapshot.reloadedItemIdentifiers.isEmpty || !snapshot.reconfiguredItemIdentifiers.isEmpty
-                || !snapshot.reloadedSectionIdentifiers.isEmpty
-            if marked || !snapshot.isIdentical(to: current) {
+            if WireIdentifiers.changes(snapshot, from: current) {
                 _ = list.apply(snapshot, animatingDifferences: true)
             } else {
                 let before = persistentState()

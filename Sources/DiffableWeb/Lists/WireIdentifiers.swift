@@ -4,6 +4,13 @@ import DiffableDataSources
 /// protocol, the store and the API carry strings). Lists whose identifiers are strings pay
 /// nothing: the snapshot is the same value.
 enum WireIdentifiers {
+    /// Whether `snapshot`, made from `before` (a data source's, which holds no marks), changes
+    /// anything an apply shows: other items or order, or a reload or reconfigure mark.
+    static func changes(_ snapshot: Snapshot<String, String>, from before: Snapshot<String, String>) -> Bool {
+        !snapshot.reloadedItemIdentifiers.isEmpty || !snapshot.reconfiguredItemIdentifiers.isEmpty
+            || !snapshot.reloadedSectionIdentifiers.isEmpty || !snapshot.isIdentical(to: before)
+    }
+
     /// The wire snapshot of a typed one.
     static func wire<S: LosslessStringConvertible, I: LosslessStringConvertible>(_ typed: Snapshot<S, I>) throws(SnapshotError) -> Snapshot<String, String> {
         // The same type (checked by its metatypes, not a dynamic cast of the value: this runs on every event).
