@@ -19,12 +19,18 @@ public struct Cookies: Sendable, Hashable {
     public init(header values: [String]) {
         var pairs: [Pair] = []
         for header in values {
-            for piece in header.split(separator: ";") {
-                guard let eq = piece.firstIndex(of: "=") else { continue }
-                let name = Self.trimmed(piece[..<eq])
-                var value = Self.trimmed(piece[piece.index(after: eq)...])
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-                    value = String(value.dropFirst().dropLast())
+            // Split on the bytes of `;` and `=` (ASCII: never inside another character's
+            // UTF-8), not on `Character`s, whose grapheme breaking was 1.5% of a keystroke.
+            let utf8 = header.utf8
+            var start = utf8.startIndex
+            while start < utf8.endIndex {
+                let end = utf8[start...].firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
+                defer { start = end < utf8.endIndex ? utf8.index(after: end) : end }
+                guard let eq = utf8[start..<end].firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let name = Self.trimmed(header[start..<eq])
+                var value = Self.trimmed(header[utf8.index(after: eq)..<end])
+                if value.utf8.count >= 2, value.utf8.first == UInt8(ascii: "\""), value.utf8.last == UInt8(ascii: "\"") {
+                    value = String(decoding: value.utf8.dropFirst().dropLast(), as: UTF8.self)
                 }
                 if !name.isEmpty { pairs.append(Pair(name: name, value: value)) }
             }

@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// The change from one snapshot to another, diffed once, for any number of data sources to apply.
 ///
 /// When many data sources hold the same snapshot and move to the same next one (the sessions
@@ -50,15 +52,20 @@ extension Snapshot {
     /// then both have the same sections and items in the same order (marks aside). `false` says
     /// nothing: equal snapshots built separately are not identical.
     /// - Complexity: O(sections + chunks), never O(items).
-    public func isIdentical(to other: Snapshot) -> Bool {
+    ///
+    /// Inlinable: a caller in another module (a live list's keystroke asks it twice) gets it
+    /// specialized for its identifier types, without generic metadata lookups on each call.
+    @inlinable public func isIdentical(to other: Snapshot) -> Bool {
         guard sections.count == other.sections.count, numberOfItems == other.numberOfItems,
               chunks.count == other.chunks.count else { return false }
         let sameChunks = chunks.withUnsafeBufferPointer { left in
             other.chunks.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
         }
         guard sameChunks else { return false }
-        for (left, right) in zip(sections, other.sections) {
-            guard left.key == right.key, left.value.count == right.value.count, left.value.chunkIDs == right.value.chunkIDs else { return false }
+        let left = sections.values, right = other.sections.values
+        for offset in 0..<left.count {
+            guard sections.keys[offset] == other.sections.keys[offset], left[offset].count == right[offset].count,
+                  left[offset].chunkIDs == right[offset].chunkIDs else { return false }
         }
         return true
     }

@@ -85,3 +85,19 @@ extension WebListDemo {
                            action: pageQuery.action, parameters: [pageQuery.parameter: values[pageQuery.parameter] ?? text])
     }
 }
+
+// A refused or undone write puts the value back as it was: kept, not encoded and decoded.
+extension WebListDemo: KeepsStateValue {
+    func checkpoint() -> DemoCheckpoint { .kept(value.withLock { $0 }) }
+
+    func restore(_ checkpoint: DemoCheckpoint) {
+        guard case .kept(let kept) = checkpoint, let kept = kept as? Value else { return }
+        // What was made of the kept value (its saved form, its page values) is still its own.
+        value.withLock { value in
+            let generation = value.generation + 1
+            value = kept
+            value.generation = generation
+        }
+        if doesBackgroundWork { reconcileJobs() }
+    }
+}

@@ -7,9 +7,9 @@ import Synchronization
 /// list's value (its state). The lock is the framework's, never held while list code runs:
 /// an action runs on a copy of the value, inside the list's one writer, and the copy replaces
 /// the value when the action returned (before the change is published, so the new cells show
-/// the new state). A refused write gets the value from before back (``restore(state:)``).
+/// the new state). A refused write gets the value from before back (``restore(_:)``).
 final class WebListDemo<List: WebList>: Demo {
-    struct Value {
+    struct Value: Sendable {
         var list: List
         /// A script edited a ``DerivedList``'s items: they are not its state's until the next action.
         var edited = false

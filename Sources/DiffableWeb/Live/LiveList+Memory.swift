@@ -11,7 +11,7 @@ extension LiveList {
     /// session shares (the search cache's): it holds nothing of its own, and a write that leaves
     /// it derived is never refused. A script's `edit` makes it an ordinary list: checked.
     /// - Complexity: O(items inserted and deleted by the write).
-    func checkMemory(undoing before: (version: Int, snapshot: Snapshot<String, String>), demoState: [String: String], edit: Bool) throws {
+    func checkMemory(undoing before: (version: Int, snapshot: Snapshot<String, String>), demoState: DemoCheckpoint, edit: Bool) throws {
         guard let account = memory.account, edit || !demo.derivesList else { return }
         let changed = collected.withLock { updates in updates.reduce(0) { $0 + MemoryCost.growth(of: $1.changeset) } }
         // A write that changes the list drops its cached snapshot body (``commit``): that room
@@ -23,7 +23,7 @@ extension LiveList {
             // Undone as a whole. (A data source's outlines do not survive `restore`; no demo
             // with outlines grows by more than a few rows per write.)
             dataSource.restore(before.snapshot, version: before.version)
-            demo.restore(state: demoState)
+            restoreDemo(demoState)
             collected.withLock { $0.removeAll() }
             layouts.removeAll()
             throw error

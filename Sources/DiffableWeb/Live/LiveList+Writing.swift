@@ -136,15 +136,28 @@ extension LiveList {
     /// A write that would take its session past its memory budget, or the server past its
     /// own, is undone as a whole and throws ``MemoryBudgetError`` (`+Memory`).
     private func admitted<T>(edit: Bool, _ body: () throws -> T) throws -> T {
-        let before = demo.persistentState()
+        let before = checkpointDemo()
         let undo = memory.account != nil ? dataSource.versionedSnapshot() : nil
         let result = Result { try body() }
         if let refusal = dataSource.takeRefusal() {
-            demo.restore(state: before)
+            restoreDemo(before)
             throw refusal
         }
         if let undo { try checkMemory(undoing: undo, demoState: before, edit: edit) }
         return try result.get()
+    }
+
+    /// The demo's state as a write finds it (its value when it keeps one: no encoding).
+    func checkpointDemo() -> DemoCheckpoint {
+        keepsValue?.checkpoint() ?? .saved(demo.persistentState())
+    }
+
+    /// Puts back the demo's state from ``checkpointDemo()``.
+    func restoreDemo(_ checkpoint: DemoCheckpoint) {
+        switch checkpoint {
+        case .saved(let state): demo.restore(state: state)
+        case .kept: keepsValue?.restore(checkpoint)
+        }
     }
 
     /// Runs a demo action. A `seq` not newer than the newest one applied for the same
@@ -177,20 +190,20 @@ extension LiveList {
 struct UndoPoint: Sendable {
     let version: Int
     let snapshot: Snapshot<String, String>
-    let demoState: [String: String]
+    let demoState: DemoCheckpoint
     let saving: SaveState
     let memoryContents: Int
 
     init(_ list: LiveList) {
         (version, snapshot) = list.dataSource.versionedSnapshot()
-        demoState = list.demo.persistentState()
+        demoState = list.checkpointDemo()
         saving = list.saving.withLock { $0 }
         memoryContents = list.memory.contents
     }
 
     func restore(_ list: LiveList) {
         list.dataSource.restore(snapshot, version: version)
-        list.demo.restore(state: demoState)
+        list.restoreDemo(demoState)
         list.saving.withLock { $0 = saving }
         list.memory.setContents(memoryContents)
         list.collected.withLock { $0.removeAll() }

@@ -36,6 +36,8 @@ final class LiveList: Sendable {
     /// The demo's name: the list's key in its session and in the store.
     let name: String
     let demo: any Demo
+    /// The demo, when its checkpoints keep its value (found once, not per write).
+    let keepsValue: (any KeepsStateValue)?
     let dataSource = DiffableDataSource<String, String>()
     let renderer: Renderer
     /// Tags this list's event ids, so that a client of another list's run resyncs.
@@ -108,6 +110,7 @@ final class LiveList: Sendable {
         self.name = descriptor.name
         self.layouts = LayoutCache(held: heldLayouts)
         self.demo = descriptor.make()
+        self.keepsValue = demo as? any KeepsStateValue
         self.renderer = renderer
         self.state = Mutex(State(log: EventLog(capacity: logCapacity), container: container))
         let demo = self.demo
