@@ -74,16 +74,23 @@ final class RequestContext: Sendable {
     }
 
     /// Hands the handler's response over and resumes the connection, exactly once and only
-    /// while it is suspended (under the lock: see `EventStream.resumeIfSuspended`). Returns
-    /// whether this response was the one delivered.
+    /// while it is suspended. Returns whether this response was the one delivered.
+    ///
+    /// Only the call that moves the phase from `.handling` (under the lock) resumes, and it
+    /// resumes once the lock is let go: libmicrohttpd's thread, woken by the resume, takes this
+    /// lock first thing to queue the response, and resumed under it, it woke only to block on
+    /// it and wake again (two context switches a request, most of a keystroke's lock waits). Nothing
+    /// else can end a suspended connection meanwhile: libmicrohttpd completes it only once resumed,
+    /// and a stop delivers only to requests still `.handling`.
     @discardableResult
     func deliver(_ response: Response, beforeResuming accepted: () -> Void = {}) -> Bool {
-        state.withLock { s in
+        let delivered = state.withLock { s -> Bool in
             guard case .handling = s.phase else { return false }
             s.phase = .ready(response)
             accepted()
-            connection.resume()
             return true
         }
+        if delivered { connection.resume() }
+        return delivered
     }
 }
