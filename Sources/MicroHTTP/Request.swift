@@ -66,7 +66,11 @@ public struct Request: Sendable {
     /// The path split on `/`, each segment percent-decoded on its own (so `%2F` stays inside
     /// its segment). Empty segments are dropped.
     public var pathSegments: [String] {
-        rawPath.split(separator: "/").map { PercentDecoding.decode(String($0), plusAsSpace: false) }
+        // Split on the byte `/` (never inside another character's UTF-8), not on `Character`s,
+        // whose grapheme breaking was 1% of a keystroke.
+        rawPath.utf8.split(separator: UInt8(ascii: "/")).map { segment in
+            PercentDecoding.decode(String(Substring(segment)), plusAsSpace: false)
+        }
     }
 
     /// The `Last-Event-ID` header an `EventSource` sends when it reconnects.
