@@ -7,7 +7,7 @@ import OrderedCollections
 /// `allowsMultipleSelection`, `isEditing`…) and the selected items in the order they were
 /// selected. It knows nothing of views or requests: the caller hands it what the user did (a
 /// tap, a Shift-click), what code does (``selectItem(_:in:)``), and each apply of the list's
-/// data source (``reconcile(with:)``), and shows the ``SelectionChange`` each returns.
+/// data source (``reconcile(with:)-(DataSourceUpdate<SectionID,ItemIdentifier>)``), and shows the ``SelectionChange`` each returns.
 ///
 /// ```swift
 /// var selection = ItemSelection<Mountain.ID>()             // single selection
@@ -27,7 +27,8 @@ import OrderedCollections
 ///
 /// # Through an apply
 /// The selection is kept by identifier: an item that moves stays selected, a reconfigured one
-/// too; an item that is deleted or reloaded leaves it (see ``reconcile(with:)``).
+/// too; an item that is deleted or reloaded leaves it (see
+/// ``reconcile(with:)-(DataSourceUpdate<SectionID,ItemIdentifier>)``).
 ///
 /// # Errors instead of traps
 /// Selecting an item the snapshot does not contain, or adding a second item to a
@@ -38,7 +39,7 @@ import OrderedCollections
 /// The selected items are in the list; at most one is selected while multiple selection is not
 /// in effect (``SelectionSettings/allowsMultipleSelectionNow``); none while selection is not
 /// allowed (``SelectionSettings/allowsSelectionNow``). Tests check them with
-/// ``_brokenInvariant(in:)``.
+/// `_brokenInvariant(in:)`.
 public struct ItemSelection<ItemIdentifier: Hashable & Sendable>: Sendable, Equatable {
     /// What the user may select now; change it with ``setSettings(_:)`` or ``setEditing(_:)``.
     public internal(set) var settings: SelectionSettings
