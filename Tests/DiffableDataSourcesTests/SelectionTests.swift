@@ -506,6 +506,13 @@ struct SelectionErrorAndCodingTests {
         #expect(decoded.selectedItems == [4, 1, 2])
     }
 
+    @Test("settings decode with UIKit's defaults for what is missing")
+    func settingsDefaults() throws {
+        let settings = try JSONDecoder().decode(SelectionSettings.self, from: Data(#"{"allowsMultipleSelection":true}"#.utf8))
+        #expect(settings == SelectionSettings(allowsMultipleSelection: true))
+        #expect(try JSONDecoder().decode(SelectionSettings.self, from: JSONEncoder().encode(settings)) == settings)
+    }
+
     @Test("decoding rejects what no operation could make", arguments: [
         #"{"settings":{"allowsSelection":true,"allowsMultipleSelection":true,"allowsSelectionDuringEditing":false,"allowsMultipleSelectionDuringEditing":false,"isEditing":false},"selectedItems":[1,1]}"#,
         #"{"settings":{"allowsSelection":true,"allowsMultipleSelection":false,"allowsSelectionDuringEditing":false,"allowsMultipleSelectionDuringEditing":false,"isEditing":false},"selectedItems":[1,2]}"#,

@@ -30,8 +30,8 @@ extension ItemSelection {
     /// }
     /// ```
     /// - Complexity: O(1) when nothing is selected; otherwise expected O(min(d, n) + r) for d
-    ///   deleted items, n selected items and r reloaded items, plus O(n) when sections were
-    ///   reloaded. Never the size of the list.
+    ///   deleted items, n selected items and r reloaded items, plus O(n) when selected items leave
+    ///   or sections were reloaded. Never the size of the list.
     @discardableResult
     public mutating func reconcile<SectionID>(with update: DataSourceUpdate<SectionID, ItemIdentifier>) -> SelectionChange<ItemIdentifier> {
         let changes = update.changeset

@@ -43,6 +43,20 @@ public struct SelectionSettings: Codable, Hashable, Sendable {
         self.isEditing = isEditing
     }
 
+    /// Decodes settings; a missing property takes UIKit's default, so `{"allowsMultipleSelection": true}`
+    /// is a whole value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func flag(_ key: CodingKeys, _ defaultValue: Bool) throws -> Bool {
+            try container.decodeIfPresent(Bool.self, forKey: key) ?? defaultValue
+        }
+        self.init(allowsSelection: try flag(.allowsSelection, true),
+                  allowsMultipleSelection: try flag(.allowsMultipleSelection, false),
+                  allowsSelectionDuringEditing: try flag(.allowsSelectionDuringEditing, false),
+                  allowsMultipleSelectionDuringEditing: try flag(.allowsMultipleSelectionDuringEditing, false),
+                  isEditing: try flag(.isEditing, false))
+    }
+
     /// Whether a tap can select an item now, in the current mode. When it is `false` nothing is
     /// selected. - Complexity: O(1).
     public var allowsSelectionNow: Bool {
