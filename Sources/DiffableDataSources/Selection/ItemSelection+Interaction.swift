@@ -16,8 +16,10 @@ extension ItemSelection {
     /// `shouldSelect` and `shouldDeselect` are the delegate's `collectionView(_:shouldSelectItemAt:)`
     /// and `collectionView(_:shouldDeselectItemAt:)`: `shouldSelect` is asked for the tapped item
     /// (also when it is already selected in single selection, as UIKit asks again),
-    /// `shouldDeselect` for the item a tap would deselect (in single selection, the item being
-    /// replaced). A veto leaves the selection exactly as it was.
+    /// `shouldDeselect` for the item a tap would deselect. In single selection that includes the
+    /// item being replaced: UIKit does not document whether it asks then, and asking lets a
+    /// delegate keep an item selected without ever breaking "at most one". A veto leaves the
+    /// selection exactly as it was.
     ///
     /// # Primary action
     /// UIKit calls `collectionView(_:performPrimaryActionForItemAt:)` "when a person selects a single
