@@ -77,9 +77,10 @@ extension ItemSelection {
     /// The user Shift-clicked an item (or pressed Shift+arrow onto it): in multiple selection,
     /// selects the items from the anchor (the item last tapped or selected by code) to this one,
     /// in snapshot order, replacing the range the previous Shift-click from the same anchor
-    /// selected, so that Shift+↓ Shift+↓ Shift+↑ leaves two items, as in AppKit's and iPadOS's
-    /// lists. Items of the old range outside the new one are deselected; items selected otherwise
-    /// stay. Without an anchor in the list, the item becomes the anchor and is selected.
+    /// selected, so that Shift+↓ Shift+↓ Shift+↑ leaves two items, as desktop lists behave (UIKit
+    /// documents no range semantics of its own). Items of the old range outside the new one are
+    /// deselected; items selected otherwise stay. Without an anchor in the list, the item becomes
+    /// the anchor and is selected.
     ///
     /// `shouldSelect` and `shouldDeselect` are asked for each item the range would change; a
     /// vetoed item keeps its state while the rest of the range changes. Newly selected items are
