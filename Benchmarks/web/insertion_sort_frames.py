@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Frame times while the insertion sort runs (issue 39, item 6): opens /demos/insertion-sort in
 Debian's headless Chromium at 390 and 1280 px, presses Start, records every frame's time with
-requestAnimationFrame for ~10 s of sorting (a step every 125 ms, each row sliding one node; a
+requestAnimationFrame for ~10 s of sorting (a step every 125 ms, each row moving one node; a
 shuffle each time all rows ascend), and prints the share of frames over 16.7 ms (a missed
-60-Hz frame), the median and the p95 frame time, and the steps the page received.
+60-Hz frame), the median and the p95 frame time, and the steps the page received; first for
+~10 s of the page stopped, the machine's baseline.
 
 Not a test (not part of `make test`): headless Chromium draws without a GPU and shares the
 machine with the server, so read the numbers as a comparison between builds on one machine.
@@ -72,7 +73,7 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def measure(base, width, height, seconds):
+def measure(base, width, height, seconds, sorting=True):
     from selenium.webdriver.common.by import By
     driver = browser(width, height)
     try:
@@ -85,12 +86,14 @@ def measure(base, width, height, seconds):
             if time.monotonic() > deadline:
                 sys.exit("the page's client did not start")
             time.sleep(0.05)
-        driver.find_element(By.CSS_SELECTOR, 'form[data-action="start"] button').click()
+        if sorting:
+            driver.find_element(By.CSS_SELECTOR, 'form[data-action="start"] button').click()
         result = driver.execute_async_script(RECORD_JS, seconds)
-        driver.find_element(By.CSS_SELECTOR, 'form[data-action="stop"] button').click()
+        if sorting:
+            driver.find_element(By.CSS_SELECTOR, 'form[data-action="stop"] button').click()
         intervals = result["intervals"]
         return {
-            "width": width, "frames": len(intervals),
+            "width": width, "what": "sorting" if sorting else "stopped", "frames": len(intervals),
             # rAF times are the display's ticks, give or take a timer's jitter: a frame over
             # 16.7 ms is one whose interval passed a tick by more than 1 ms.
             "over": sum(1 for i in intervals if i > BUDGET_MS + 1) / max(1, len(intervals)),
@@ -114,16 +117,19 @@ def main():
     os.environ["TMPDIR"] = scratch
     server, base = start_server(arguments.binary)
     try:
-        rows = [measure(base, width, height, arguments.seconds) for width, height in ((390, 844), (1280, 900))]
+        # The page stopped first, as the baseline: what the machine and headless Chromium give
+        # a page that draws nothing.
+        rows = [measure(base, width, height, arguments.seconds, sorting)
+                for width, height in ((390, 844), (1280, 900)) for sorting in (False, True)]
     finally:
         server.terminate()
         server.wait(timeout=10)
         subprocess.run(["rm", "-rf", scratch], check=False)
     print(f"load average before: {load:.2f} on {os.cpu_count()} cores")
-    print(f"| width | frames | over {BUDGET_MS:.1f} ms | over {1.5 * BUDGET_MS:.1f} ms | median ms | p95 ms | max ms | events | animations |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(f"| width | page | frames | over {BUDGET_MS:.1f} ms | over {1.5 * BUDGET_MS:.1f} ms | median ms | p95 ms | max ms | events | animations |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
-        print(f"| {row['width']} | {row['frames']} | {row['over']:.1%} | {row['dropped']:.1%} | {row['median']:.1f} | {row['p95']:.1f} | "
+        print(f"| {row['width']} | {row['what']} | {row['frames']} | {row['over']:.1%} | {row['dropped']:.1%} | {row['median']:.1f} | {row['p95']:.1f} | "
               f"{row['max']:.1f} | {row['events']} | {row['animations']} |")
 
 
