@@ -71,6 +71,7 @@ public struct InsertionSort: BuiltInList, BackgroundWork, PageState, SharedCells
         _pace = Shared(wrappedValue: pace)
     }
 
+    /// The descriptor of a sort at `pace` (the built-in one: a step every 125 ms, 1 s before a shuffle).
     public static func descriptor(pace: Pace = Pace()) throws -> DemoDescriptor {
         try descriptor(sharing: [pace])
     }
