@@ -31,6 +31,9 @@ extension BuiltInDemos {
         "outline": Introduction(summary: "The world’s mountains by height, in folders you open and close.",
                                 tryThis: "Open “8,000–8,999 m”, then move through the tree with the arrow keys.",
                                 example: ExampleRequest(action: "expand", body: #"{"item":"h8000-8999"}"#)),
+        "insertion-sort": Introduction(summary: "Rows of coloured tiles that sort themselves, side by side.",
+                                       tryThis: "Press Start: every row moves one tile into place at a time; sorted, they reshuffle.",
+                                       example: nil),
     ]
 
     /// The descriptors with their index-page introduction and picture (`Public/images/demos/`).

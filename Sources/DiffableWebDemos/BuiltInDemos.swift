@@ -49,6 +49,7 @@ public enum BuiltInDemos {
                                         assetLatency: options.assetLatency),
             try Explore.descriptor(sharing: [Explore.Content(catalog: bundled)]),
             try Outline.descriptor(catalog: bundled),
+            try InsertionSort.descriptor(),
         ])
     }
 

@@ -31,7 +31,11 @@ SIZES = {"390": (390, 844, "light"), "1280": (1280, 900, "light"), "390-dark": (
 # indented most). A demo the index links that is not named here is checked by
 # test_the_index_links_no_demo_left_unchecked.
 PAGES = ["mountains", "mountains-longest", "numbers", "numbers-editing", "photos", "photos-list",
-         "photos-leftOneRightThree", "photos-grid", "urls", "destinations", "explore", "outline", "outline-open"]
+         "photos-leftOneRightThree", "photos-grid", "urls", "destinations", "explore", "outline", "outline-open",
+         "insertion-sort"]
+# The states a page name may end in ("photos-grid"); any other name is a demo's alone, hyphens
+# and all ("insertion-sort").
+STATES = {"longest", "editing", "list", "leftOneRightThree", "grid", "open"}
 
 # Outline's bands that hold its longest names ("Beinn a' Ghlo - Braigh Coire Chruinn-bhalgain",
 # 1,070 m; "Buachaille Etive Beag - Stob Coire Raineach", 925 m), parents first and the lowest
@@ -43,6 +47,12 @@ CHECKS = ("clipped", "overlapping", "cellsOverlapping", "controlsOutside", "fram
 # Text taller than its fixed or estimated frame, which only self-sizing cells (the client
 # measures them, the server lays out again) can fix; every other expectation holds today.
 NEEDS_SELF_SIZING = set()
+
+
+def demo_and_state(page):
+    """"photos-grid" is Photos in its grid layout; "insertion-sort" is a demo."""
+    demo, _, state = page.rpartition("-")
+    return (demo, state) if state in STATES else (page, "")
 
 
 def demos_on_the_index(server):
@@ -71,7 +81,7 @@ def settle(driver):
 
 
 def open_page(driver, server, page, width, height, scheme):
-    demo, _, state = page.partition("-")
+    demo, state = demo_and_state(page)
     show(driver, width, height, scheme)
     driver.get(f"{server}/demos/{demo}")
     wait_for_client(driver)
@@ -245,7 +255,7 @@ def check_page(base, page, size):
     """Opens the page at the size, inspects it at the top, a third and two thirds down and at its
     end, and returns the findings by check (each names the place, the cell and the numbers)."""
     width, height, scheme = SIZES[size]
-    demo = page.partition("-")[0]
+    demo, _ = demo_and_state(page)
     driver = make_driver()
     try:
         open_page(driver, base, page, width, height, scheme)
@@ -338,8 +348,8 @@ def test_every_cell_is_at_the_servers_frame(server, page, size):
 def test_the_index_links_no_demo_left_unchecked(server):
     """A demo the index links is checked: by the tests above when PAGES names it, else here."""
     demos = demos_on_the_index(server)
-    assert len(demos) >= 7, f"the index links {demos}"
-    named = {page.partition("-")[0] for page in PAGES}
+    assert len(demos) >= 8, f"the index links {demos}"
+    named = {demo_and_state(page)[0] for page in PAGES}
     problems = []
     for demo in sorted(set(demos) - named):
         for size in SIZES:

@@ -42,7 +42,7 @@ def test_titles(driver, server):
 def test_index_introduces_each_demo_plainly(driver, server):
     driver.get(server + "/")
     links = driver.find_elements(By.CSS_SELECTOR, ".demo-link")
-    assert len(links) >= 7
+    assert len(links) >= 8
     for link in links:
         assert link.find_element(By.CSS_SELECTOR, ".demo-summary").text.strip()
         assert link.find_element(By.CSS_SELECTOR, ".demo-try").text.startswith("Try: ")
@@ -100,7 +100,7 @@ def left_edges(driver, demo):
         return Object.fromEntries(Object.entries(edges).filter(([, v]) => v !== null));""")
 
 
-@pytest.mark.parametrize("demo", ["mountains", "numbers", "destinations", "explore", "outline"])
+@pytest.mark.parametrize("demo", ["mountains", "numbers", "destinations", "explore", "outline", "insertion-sort"])
 @pytest.mark.parametrize("width", [390, 1280])
 def test_one_left_edge(driver, server, demo, width):
     driver.set_window_size(width, 900)

@@ -73,6 +73,26 @@ private struct Counter: WebList {
     }
 }
 
+/// A list of three sections of 60 items: its no-JavaScript pages of 100 start and end inside sections.
+private struct Aisles: WebList {
+    static let title = "Aisles"
+    static let cellTemplate = "cells/number"
+    enum Action: WebListAction { case none }
+    struct Cell: Encodable { let id: String; let number: Int; let label: String }
+
+    func initialSnapshot() throws -> Snapshot<String, String> {
+        var list = Snapshot<String, String>()
+        for aisle in 0..<3 {
+            try list.appendSections(["aisle-\(aisle)"])
+            try list.appendItems((0..<60).map { "a\(aisle)-\($0)" }, toSection: "aisle-\(aisle)")
+        }
+        return list
+    }
+
+    func cell(for item: String) -> Cell? { Cell(id: item, number: 0, label: "Item \(item)") }
+    mutating func perform(_ action: Action, on list: inout Snapshot<String, String>) throws {}
+}
+
 private enum NotAnEnum: WebListAction {
     case upload(at: Date)
 }
@@ -163,6 +183,17 @@ struct WebListTests {
         #expect(summary == "Run a demo action (Shopping: add, addAll, checkOffFirst, sort, fail; Counter: increment, drop)")
         let snapshot = try #require(paths["/api/sessions/{id}/demos/{demo}/snapshot"]?["parameters"] as? [[String: Any]])
         #expect((snapshot.first { $0["name"] as? String == "demo" }?["schema"] as? [String: Any])?["enum"] as? [String] == ["shopping", "counter"])
+    }
+
+    @Test("the page without JavaScript reads a list of several sections page by page, a page ending inside a section")
+    func fallbackPagesAcrossSections() async throws {
+        let app = try await makeApp { $0.demos = [try Aisles.descriptor()] }
+        for (page, first, last) in [(1, "a0-0", "a1-39"), (2, "a1-40", "a2-59")] {
+            let response = await app.handle(Request(target: "/demos/aisles?page=\(page)"))
+            #expect(response.status == .ok)
+            let fallback = response.text.components(separatedBy: "class=\"fallback-list\"").last ?? ""
+            #expect(fallback.contains("Item \(first)<") && fallback.contains("Item \(last)<"), "page \(page): \(first) … \(last)")
+        }
     }
 
     @Test("served: actions over the API change the list and its state; a refused action changes neither; state survives a restart")

@@ -41,9 +41,10 @@ extension LiveList {
         for (section, id) in snapshot.sectionIdentifiers.enumerated() {
             let count = (try? snapshot.numberOfItems(inSection: id)) ?? 0
             defer { start += count }
-            let local = max(range.lowerBound, start)..<min(range.upperBound, start + count)
-            guard !local.isEmpty else { continue }
-            for flat in local {
+            // A section wholly before or after the range meets none of it (its bounds would cross).
+            let (lower, upper) = (max(range.lowerBound, start), min(range.upperBound, start + count))
+            guard lower < upper else { continue }
+            for flat in lower..<upper {
                 if let item = snapshot.itemIdentifier(at: IndexPath(item: flat - start, section: section)),
                    let content = demo.cell(for: item) { values.append(renderer.cell(content)) }
             }
