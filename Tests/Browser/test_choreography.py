@@ -11,7 +11,7 @@ from helpers import console_errors, wait_for_client
 # check finds covering each other at some progress.
 CHECK_JS = """
 const [columns, trials, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
-import('/js/choreography.js').then(({ fadingMoves, pathsCross }) => {
+import('/js/choreography.js').then(({ choreograph, pathsCross }) => {
   let seed = 7 + columns;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   const frame = (index) => ({ x: 10 + (index % columns) * 340, y: 10 + Math.floor(index / columns) * 54, w: 326, h: 44 });
@@ -28,7 +28,7 @@ import('/js/choreography.js').then(({ fadingMoves, pathsCross }) => {
       if (old === now) stays.push(frame(now));
       else moves.push({ from: frame(old), to: frame(now) });
     });
-    const fading = fadingMoves(moves, stays);
+    const { fading, passing } = choreograph(moves, stays);
     const visible = moves.filter((_, index) => !fading.has(index)).concat(stays.map((f) => ({ from: f, to: f })));
     const crossings = [];
     for (let i = 0; i < visible.length; i++) for (let j = i + 1; j < visible.length; j++) {
@@ -39,7 +39,7 @@ import('/js/choreography.js').then(({ fadingMoves, pathsCross }) => {
       const sampled = [...Array(201).keys()].some((step) => covers(at(visible[i], step / 200), at(visible[j], step / 200)));
       if (sampled && !pathsCross(visible[i], visible[j])) disagreements += 1;
     }
-    results.push({ moves: moves.length, fading: fading.size, crossings: crossings.length });
+    results.push({ moves: moves.length, fading: fading.size, passing: passing.size, crossings: crossings.length });
   }
   done({ results, disagreements });
 }, (error) => done({ error: String(error) }));
@@ -59,9 +59,45 @@ def test_no_sliding_cell_crosses_another(driver, server, columns):
     assert sum(r["moves"] for r in results) > 200, "the trials move cells"
     assert all(r["crossings"] == 0 for r in results), [r for r in results if r["crossings"]][:3]
     assert outcome["disagreements"] == 0
+    assert all(r["passing"] == 0 for r in results), "a filter keeps the order: no cell passes over another"
     fades = sum(r["fading"] for r in results)
     if columns == 1:
         assert fades == 0, "one column: every move slides"
     else:
         assert 0 < fades < sum(r["moves"] for r in results), "a grid: some moves fade, the others slide"
+    assert console_errors(driver) == []
+
+
+# One insertion along a row (Insertion Sort's step: the node at column `source` goes to column
+# `target`, the nodes between move aside by one), or one reorder along a column (a row dragged
+# up in a one-column list): which moves fade, and which pass over the others.
+LANE_JS = """
+const [alongRow, source, target, done] = arguments;
+import('/js/choreography.js').then(({ choreograph }) => {
+  const frame = (index) => alongRow ? { x: 2 + index * 30, y: 2, w: 28, h: 28 } : { x: 10, y: 10 + index * 54, w: 326, h: 44 };
+  const order = [...Array(12).keys()];
+  const [moved] = order.splice(source, 1);
+  order.splice(target, 0, moved);
+  const moves = [], stays = [], ids = [];
+  order.forEach((old, now) => {
+    if (old === now) stays.push(frame(now));
+    else { moves.push({ from: frame(old), to: frame(now) }); ids.push(old); }
+  });
+  const { fading, passing } = choreograph(moves, stays);
+  done({ moves: moves.length, fading: [...fading].map((i) => ids[i]), passing: [...passing].map((i) => ids[i]) });
+}, (error) => done({ error: String(error) }));
+"""
+
+
+@pytest.mark.parametrize("along_row, source, target", [(True, 9, 2), (True, 3, 0), (False, 7, 1), (False, 1, 6)])
+def test_a_move_along_its_lane_passes_over_the_cells_making_room(driver, server, along_row, source, target):
+    """UIKit slides an inserted node (or a reordered row) over the cells that move aside for
+    it: nothing fades, and only the long move is drawn above the others."""
+    driver.get(f"{server}/demos/mountains")
+    wait_for_client(driver)
+    outcome = driver.execute_async_script(LANE_JS, along_row, source, target)
+    assert "error" not in outcome, outcome
+    assert outcome["moves"] == abs(source - target) + 1
+    assert outcome["fading"] == []
+    assert outcome["passing"] == [source]
     assert console_errors(driver) == []

@@ -3,10 +3,11 @@
 // out quickly, then moved cells slide from their old frame to the new one (FLIP), then
 // inserted cells fade and scale in where the deleted ones were. The whole change takes
 // 320 ms. A move whose slide would cross a visible cell (in a grid, one that goes to another
-// row) fades out where it was and in where it goes instead (choreography.js). Knows nothing of
-// the model or the network.
+// row) fades out where it was and in where it goes instead, unless it only passes the cells
+// making room for it along its own row or column: then it slides over them, raised
+// (choreography.js). Knows nothing of the model or the network.
 
-import { fadingMoves } from "./choreography.js";
+import { choreograph } from "./choreography.js";
 
 /** When each phase starts and how long it lasts, in ms. */
 export const PHASES = Object.freeze({
@@ -110,7 +111,8 @@ export class Animator {
    * Runs one change's moves together: each element goes from where it is (`from`, or where a
    * running animation has it now) to `to`; it slides there unless its path would cross a
    * visible cell that stays or slides (`stays`: the frames of the other visible cells, in the
-   * same parent), in which case it fades out where it is and in at `to`.
+   * same parent), in which case it fades out where it is and in at `to`; a move along its own
+   * row or column slides over the cells making room for it, drawn above them (choreography.js).
    * @param {{element: HTMLElement, from: Frame, to: Frame}[]} moves
    * @param {{element: HTMLElement, frame: Frame}[]} stays
    * @returns {(Animation | null)[]} each move's animation, in order (null: it was there already)
@@ -118,15 +120,21 @@ export class Animator {
   move(moves, stays) {
     const paths = moves.map(({ element, from, to }) => ({ from: this.#currentFrame(element) ?? from, to }));
     const fading = new Set();
+    const passing = new Set();
     // Frames compare only within one parent (a sideways-scrolling section has its own origin).
     for (const parent of new Set(moves.map(({ element }) => element.parentElement))) {
       const indices = moves.flatMap(({ element }, index) => (element.parentElement === parent ? [index] : []));
       const still = stays.flatMap(({ element, frame }) => (element.parentElement === parent ? [frame] : []));
-      for (const local of fadingMoves(indices.map((index) => paths[index]), still)) fading.add(indices[local]);
+      const local = choreograph(indices.map((index) => paths[index]), still);
+      for (const index of local.fading) fading.add(indices[index]);
+      for (const index of local.passing) passing.add(indices[index]);
     }
-    return moves.map(({ element }, index) => fading.has(index)
-      ? this.#fadeThrough(element, paths[index].from, paths[index].to)
-      : this.#slideFrom(element, paths[index].from, paths[index].to));
+    return moves.map(({ element }, index) => {
+      if (fading.has(index)) return this.#fadeThrough(element, paths[index].from, paths[index].to);
+      const animation = this.#slideFrom(element, paths[index].from, paths[index].to);
+      if (animation && passing.has(index)) raiseWhile(element, animation);
+      return animation;
+    });
   }
 
   /**
@@ -210,6 +218,24 @@ export class Animator {
     const matrix = new DOMMatrixReadOnly(style.transform === "none" ? undefined : style.transform);
     return { x: matrix.m41, y: matrix.m42, w: parseFloat(style.width), h: parseFloat(style.height) };
   }
+}
+
+/** The animation that raised each element above its neighbours (only its end lowers it). */
+const raisedBy = new WeakMap();
+
+/**
+ * Draws `element` above the other cells while `animation` runs: a cell passing over the cells
+ * that make room for it (an insertion along a row, a reorder along a column).
+ */
+function raiseWhile(element, animation) {
+  raisedBy.set(element, animation);
+  element.style.zIndex = "1";
+  const lower = () => {
+    if (raisedBy.get(element) !== animation) return;
+    raisedBy.delete(element);
+    element.style.zIndex = "";
+  };
+  animation.finished.then(lower, lower);
 }
 
 /** Cancels an element's running animations (its style already holds the end state). */

@@ -5,7 +5,10 @@
 // column a filter's moves keep the list's order and never cross; in a grid a cell that moves to
 // another row slides across the cells between (UIKit lets them pass over each other). Here such
 // a cell fades out where it was and in where it goes (animate.js), so no visible cell ever
-// covers another. Pure geometry: no DOM.
+// covers another, with one exception UIKit makes too: a cell that moves along its own row or
+// column (an insertion, a reorder by hand) slides over the cells that move aside to make room
+// for it, drawn above them ("passing"), instead of vanishing for the whole move. Pure geometry:
+// no DOM.
 
 /** Cells may touch or share this many pixels without counting as covering each other. */
 const TOLERANCE = 1;
@@ -60,16 +63,31 @@ function length({ from, to }) {
 }
 
 /**
- * The moves that must fade through rather than slide: a move slides unless its path would cross
- * a cell that stays or one that slides. Straight moves (along a row or a column) are kept first,
- * then shorter ones; a move that would cross fades. The moves that slide then never cover each
- * other or a cell that stays.
+ * Whether two moves travel one lane: both along the same row (the same top and height before and
+ * after) or both along the same column (the same left and width).
+ * @param {Path} a
+ * @param {Path} b
+ */
+function sameLane(a, b) {
+  const alongRow = ({ from, to }) => from.y === to.y && from.h === to.h;
+  const alongColumn = ({ from, to }) => from.x === to.x && from.w === to.w;
+  return (alongRow(a) && alongRow(b) && a.from.y === b.from.y && a.from.h === b.from.h)
+    || (alongColumn(a) && alongColumn(b) && a.from.x === b.from.x && a.from.w === b.from.w);
+}
+
+/**
+ * Which moves fade through rather than slide, and which slide over others ("passing"): a move
+ * slides unless its path would cross a cell that stays, or one that slides outside its lane.
+ * Straight moves (along a row or a column) are kept first, then shorter ones; a move that would
+ * cross fades. A move that crosses only sliding moves of its own lane (the cells making room for
+ * an insertion or a reorder) slides too, drawn above them: it is in `passing`. Apart from those
+ * passes, the moves that slide never cover each other or a cell that stays.
  * - Complexity: O(m · (m + s)) for m moves and s cells that stay (a window holds a few hundred).
  * @param {Path[]} moves
  * @param {Frame[]} stays the frames of the visible cells that do not move
- * @returns {Set<number>} indices into `moves`
+ * @returns {{fading: Set<number>, passing: Set<number>}} indices into `moves`
  */
-export function fadingMoves(moves, stays) {
+export function choreograph(moves, stays) {
   const order = moves.map((_, index) => index).sort((i, j) => {
     const straight = Number(isStraight(moves[j])) - Number(isStraight(moves[i]));
     return straight !== 0 ? straight : length(moves[i]) - length(moves[j]);
@@ -78,13 +96,26 @@ export function fadingMoves(moves, stays) {
   /** @type {Path[]} */
   const sliding = [];
   const fading = new Set();
+  const passing = new Set();
   for (const index of order) {
     const path = moves[index];
-    if (still.some((other) => pathsCross(path, other)) || sliding.some((other) => pathsCross(path, other))) {
+    const crossed = sliding.filter((other) => pathsCross(path, other));
+    if (still.some((other) => pathsCross(path, other)) || crossed.some((other) => !sameLane(path, other))) {
       fading.add(index);
     } else {
       sliding.push(path);
+      if (crossed.length > 0) passing.add(index);
     }
   }
-  return fading;
+  return { fading, passing };
+}
+
+/**
+ * The moves that must fade through rather than slide (``choreograph``'s `fading`).
+ * @param {Path[]} moves
+ * @param {Frame[]} stays
+ * @returns {Set<number>} indices into `moves`
+ */
+export function fadingMoves(moves, stays) {
+  return choreograph(moves, stays).fading;
 }
