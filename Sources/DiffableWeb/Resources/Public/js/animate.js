@@ -62,6 +62,9 @@ export class Animator {
    */
   #targets = new WeakMap();
 
+  /** Cells fading out now: a move waits for them (`PHASES.move.delay`), and only for them. */
+  #leaving = new Set();
+
   /** @param {(animation: Animation) => void} onStart called for every animation started */
   constructor(onStart = () => {}) {
     this.onStart = onStart;
@@ -90,8 +93,11 @@ export class Animator {
       { transform: translate(start), ...size(element, start) },
       { transform: translate(end), ...size(element, end) },
     ];
-    // Held at its old frame until the leaving cells are nearly gone.
-    return this.#run(element, keyframes, to, PHASES.move, "backwards");
+    // Held at its old frame until the leaving cells are nearly gone; with none leaving (a change
+    // of moves only: a sort's step, a reorder) it goes at once, or a change every 125 ms would
+    // hold every cell still for 70 of them.
+    const timing = this.#leaving.size > 0 ? PHASES.move : { delay: 0, duration: PHASES.move.duration };
+    return this.#run(element, keyframes, to, timing, "backwards");
   }
 
   /**
@@ -124,8 +130,15 @@ export class Animator {
     // Frames compare only within one parent (a sideways-scrolling section has its own origin).
     for (const parent of new Set(moves.map(({ element }) => element.parentElement))) {
       const indices = moves.flatMap(({ element }, index) => (element.parentElement === parent ? [index] : []));
-      const still = stays.flatMap(({ element, frame }) => (element.parentElement === parent ? [frame] : []));
-      const local = choreograph(indices.map((index) => paths[index]), still);
+      const still = [], settling = [];
+      for (const { element, frame } of stays) {
+        if (element.parentElement !== parent) continue;
+        // Still sliding to where it stays (the change before moved it): where it is now counts.
+        const now = this.#currentFrame(element);
+        if (now && (Math.abs(now.x - frame.x) > 0.5 || Math.abs(now.y - frame.y) > 0.5)) settling.push({ from: now, to: frame });
+        else still.push(frame);
+      }
+      const local = choreograph(indices.map((index) => paths[index]), still, settling);
       for (const index of local.fading) fading.add(indices[index]);
       for (const index of local.passing) passing.add(indices[index]);
     }
@@ -196,7 +209,9 @@ export class Animator {
       { opacity: 1, transform: `${from} scale(1)` },
       { opacity: 0, transform: `${from} scale(0.92)` },
     ], null, PHASES.leave, "forwards");
-    return animation.finished.then(() => element.remove(), () => element.remove());
+    this.#leaving.add(element);
+    const gone = () => { this.#leaving.delete(element); element.remove(); };
+    return animation.finished.then(gone, gone);
   }
 
   /**

@@ -6,8 +6,8 @@
 // another row slides across the cells between (UIKit lets them pass over each other). Here such
 // a cell fades out where it was and in where it goes (animate.js), so no visible cell ever
 // covers another, with one exception UIKit makes too: a cell that moves along its own row or
-// column (an insertion, a reorder by hand) slides over the cells that move aside to make room
-// for it, drawn above them ("passing"), instead of vanishing for the whole move. Pure geometry:
+// column (an insertion, a reorder by hand) slides over the cells of that row or column it
+// passes, drawn above them ("passing"), instead of vanishing for the whole move. Pure geometry:
 // no DOM.
 
 /** Cells may touch or share this many pixels without counting as covering each other. */
@@ -69,38 +69,47 @@ function length({ from, to }) {
  * @param {Path} b
  */
 function sameLane(a, b) {
-  const alongRow = ({ from, to }) => from.y === to.y && from.h === to.h;
-  const alongColumn = ({ from, to }) => from.x === to.x && from.w === to.w;
-  return (alongRow(a) && alongRow(b) && a.from.y === b.from.y && a.from.h === b.from.h)
-    || (alongColumn(a) && alongColumn(b) && a.from.x === b.from.x && a.from.w === b.from.w);
+  // Within half a pixel: a cell caught mid-move starts from its animated frame, which is
+  // computed (a row's top may come back as 46.00001).
+  const near = (p, q) => Math.abs(p - q) <= 0.5;
+  const alongRow = ({ from, to }) => near(from.y, to.y) && near(from.h, to.h);
+  const alongColumn = ({ from, to }) => near(from.x, to.x) && near(from.w, to.w);
+  return (alongRow(a) && alongRow(b) && near(a.from.y, b.from.y) && near(a.from.h, b.from.h))
+    || (alongColumn(a) && alongColumn(b) && near(a.from.x, b.from.x) && near(a.from.w, b.from.w));
 }
 
 /**
  * Which moves fade through rather than slide, and which slide over others ("passing"): a move
- * slides unless its path would cross a cell that stays, or one that slides outside its lane.
- * Straight moves (along a row or a column) are kept first, then shorter ones; a move that would
- * cross fades. A move that crosses only sliding moves of its own lane (the cells making room for
- * an insertion or a reorder) slides too, drawn above them: it is in `passing`. Apart from those
- * passes, the moves that slide never cover each other or a cell that stays.
+ * slides unless its path would cross a cell (one that stays, or one that slides) outside its
+ * own lane. Straight moves (along a row or a column) are kept first, then shorter ones; a move
+ * that would cross fades. A move that crosses only cells of its own lane (the cells making room
+ * for an insertion or a reorder, or, when several such steps arrive as one change, cells
+ * between) slides too, drawn above them: it is in `passing`. Apart from those passes, the
+ * moves that slide never cover each other or a cell that stays. A filter keeps the list's
+ * order, so its moves never pass.
  * - Complexity: O(m · (m + s)) for m moves and s cells that stay (a window holds a few hundred).
+ * A cell that this change leaves where it is but that is still on its way there (the change
+ * before moved it, and its slide runs on) is `settling`: it slides on whatever this change
+ * decides, so it counts as a sliding cell, not as one that stays where it ends.
  * @param {Path[]} moves
  * @param {Frame[]} stays the frames of the visible cells that do not move
+ * @param {Path[]} settling the visible cells that do not move in this change but still slide
  * @returns {{fading: Set<number>, passing: Set<number>}} indices into `moves`
  */
-export function choreograph(moves, stays) {
+export function choreograph(moves, stays, settling = []) {
   const order = moves.map((_, index) => index).sort((i, j) => {
     const straight = Number(isStraight(moves[j])) - Number(isStraight(moves[i]));
     return straight !== 0 ? straight : length(moves[i]) - length(moves[j]);
   });
   const still = stays.map((frame) => ({ from: frame, to: frame }));
   /** @type {Path[]} */
-  const sliding = [];
+  const sliding = [...settling];
   const fading = new Set();
   const passing = new Set();
   for (const index of order) {
     const path = moves[index];
-    const crossed = sliding.filter((other) => pathsCross(path, other));
-    if (still.some((other) => pathsCross(path, other)) || crossed.some((other) => !sameLane(path, other))) {
+    const crossed = sliding.concat(still).filter((other) => pathsCross(path, other));
+    if (crossed.some((other) => !sameLane(path, other))) {
       fading.add(index);
     } else {
       sliding.push(path);
