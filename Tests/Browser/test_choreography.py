@@ -101,3 +101,33 @@ def test_a_move_along_its_lane_passes_over_the_cells_making_room(driver, server,
     assert outcome["fading"] == []
     assert outcome["passing"] == [source]
     assert console_errors(driver) == []
+
+
+# Two sort steps that arrive as one change while the step before still slides (captured from
+# the insertion sort): the node at column 0 goes to column 3 over the node that stays at column
+# 1, the one at column 3 goes to column 2, and the node still sliding from column 2 to column 0
+# (settling) crosses both.
+MERGED_JS = """
+const done = arguments[arguments.length - 1];
+import('/js/choreography.js').then(({ choreograph }) => {
+  const at = (column) => ({ x: 2 + column * 44, y: 46, w: 40, h: 40 });
+  const moves = [{ from: at(0), to: at(3) }, { from: at(3), to: at(2) }];
+  const stays = [at(1), { x: 2 + 5 * 44, y: 2, w: 40, h: 40 }];
+  const settling = [{ from: at(2), to: at(0) }];
+  const { fading, passing } = choreograph(moves, stays, settling);
+  // The same long move across another row's cell fades: it is not its lane.
+  const across = choreograph([{ from: at(0), to: { x: 2 + 3 * 44, y: 2, w: 40, h: 40 } }], [{ x: 2 + 1 * 44, y: 24, w: 40, h: 40 }]);
+  done({ fading: [...fading], passing: [...passing], acrossFading: [...across.fading] });
+}, (error) => done({ error: String(error) }));
+"""
+
+
+def test_merged_steps_slide_over_their_row_and_settling_cells(driver, server):
+    driver.get(f"{server}/demos/mountains")
+    wait_for_client(driver)
+    outcome = driver.execute_async_script(MERGED_JS)
+    assert "error" not in outcome, outcome
+    assert outcome["fading"] == []
+    assert outcome["passing"] == [0], "the long move passes over the others; the short one meets none"
+    assert outcome["acrossFading"] == [0]
+    assert console_errors(driver) == []
