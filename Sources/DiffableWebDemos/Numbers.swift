@@ -3,8 +3,9 @@ import DiffableWeb
 
 /// The numbered list of the ReactorKit post (../shared/SEEDS.md, 004): Append, Remove last
 /// and Remove center change the list, and every change animates. People reorder it by hand;
-/// every tenth number is pinned in place.
-public struct Numbers: BuiltInList, Reorderable, SupplementaryViews {
+/// every tenth number is pinned in place. People select several numbers (a click toggles one,
+/// Shift-click selects a range) and Delete selected removes them.
+public struct Numbers: BuiltInList, Reorderable, SupplementaryViews, SelectableList {
     public static let title = "Numbers"
     public static let summary = "Append, remove the last or the center item of a numbered list; every change animates."
     public static let cellTemplate = "cells/number"
@@ -23,12 +24,14 @@ public struct Numbers: BuiltInList, Reorderable, SupplementaryViews {
         case removeLast
         case removeCenter
         case move(from: ItemPosition, to: ItemPosition)
+        case deleteSelected
 
         public static let descriptions = [
             "append": "Append numbered items at the end", "append.count": "How many (1…10000, default 1)",
             "removeLast": "Remove the last item", "removeCenter": "Remove the item in the middle",
             "move": "Move the item at one position to another (reordering)",
             "move.from": "Current position (0-based)", "move.to": "New position (0-based)",
+            "deleteSelected": "Delete the selected items",
         ]
     }
 
@@ -69,6 +72,16 @@ public struct Numbers: BuiltInList, Reorderable, SupplementaryViews {
         kind == .header ? Header(title: "Numbers", detail: "\(list.numberOfItems.grouped) items") : nil
     }
 
+    /// Multiple selection, as a mail list's: a click adds or removes a number.
+    public var selectionSettings: SelectionSettings { SelectionSettings(allowsMultipleSelection: true) }
+
+    /// Delete selected reads the selection; every other action is ``perform(_:on:)``'s.
+    public mutating func perform(_ action: Action, on list: inout Snapshot<String, String>, selection: inout ItemSelection<String>) throws {
+        guard case .deleteSelected = action else { return try perform(action, on: &list) }
+        // The framework drops deleted items from the selection after the apply.
+        try list.deleteItems(selection.selectedItems)
+    }
+
     /// The actions work on the current snapshot, the single source of truth, which a script
     /// may have changed with snapshot operations.
     public mutating func perform(_ action: Action, on list: inout Snapshot<String, String>) throws {
@@ -97,6 +110,8 @@ public struct Numbers: BuiltInList, Reorderable, SupplementaryViews {
             // Moving down lands after the item now at `to`; moving up, before it.
             if from < to { try list.moveItem(items[from.index], afterItem: items[to.index]) }
             if from > to { try list.moveItem(items[from.index], beforeItem: items[to.index]) }
+        case .deleteSelected:
+            break  // run with the selection, above
         }
     }
 

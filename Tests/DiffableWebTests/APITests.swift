@@ -48,6 +48,7 @@ struct APIContractTests {
                 var body: [UInt8] = []
                 if route.method == "PUT" { headers["Content-Type"] = "application/json"; body = Array(#"{"sections":[]}"#.utf8) }
                 if path.hasSuffix("/operations") { headers["Content-Type"] = "application/json"; body = Array(#"{"operations":[]}"#.utf8) }
+                if path.hasSuffix("/selection") { headers["Content-Type"] = "application/json"; body = Array(#"{"deselect":[]}"#.utf8) }
                 let response = await app.handle(Request(method: HTTPMethod(route.method), target: target, headers: headers, body: body))
                 #expect((200..<300).contains(response.status.code), "\(route.method) \(path) → \(response.status.code) \(response.text)")
             }
@@ -65,7 +66,7 @@ struct APIContractTests {
         let body = WebApp.SnapshotBody(version: 3, sections: [
             .init(id: "a\"<b>", items: [.init(id: "x\n1", data: ["name": "Ñ \"q\" <i>", "height_m": "8848"])]),
             .init(id: "empty", items: []),
-        ])
+        ], selection: ListSelection(items: ["x\n1"], editing: true, multiple: false, allowed: false))
         let ours = try JSONSerialization.jsonObject(with: Data(body.json.utf8)) as? NSDictionary
         let reference = try JSONSerialization.jsonObject(with: JSONEncoder().encode(body)) as? NSDictionary
         #expect(ours != nil && ours == reference)

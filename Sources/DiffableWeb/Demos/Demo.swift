@@ -104,6 +104,20 @@ public protocol Demo: AnyObject, Sendable {
     /// making it (see `TransitionCache`). `false` by default: a demo whose cells show
     /// per-session state (a like, a loaded image) must not share them.
     var sharesCellContent: Bool { get }
+
+    /// The list's selection as the wire shows it, or `nil` for a list without one (the default).
+    var selection: ListSelection? { get }
+
+    /// Changes the selection as `request` asks, inside a write (`list` is its transaction).
+    /// - Returns: whether anything a page or a script sees changed (the write then applies the
+    ///   list as it is, so that the change is an event with a version).
+    /// - Throws: ``SelectionError`` (an unknown item, a second item in single selection) or
+    ///   ``ActionError``; a refused request changes nothing.
+    func select(_ request: SelectionRequest, on list: ListTransaction) throws -> Bool
+
+    /// Brings the selection up to date after a write's applies (`updates`, in order), or, with
+    /// none, with `snapshot` alone (a list made or restored).
+    func reconcileSelection(with updates: [DataSourceUpdate<String, String>], snapshot: Snapshot<String, String>)
 }
 
 extension Demo {
@@ -133,4 +147,11 @@ extension Demo {
     public func derivedSnapshot() -> Snapshot<String, String>? { nil }
     public func didEditList() {}
     public var sharesCellContent: Bool { false }
+
+    /// By default a list has no selection.
+    public var selection: ListSelection? { nil }
+    public func select(_ request: SelectionRequest, on list: ListTransaction) throws -> Bool {
+        throw ActionError.unprocessable(code: "not_selectable", message: "This list has no selection")
+    }
+    public func reconcileSelection(with updates: [DataSourceUpdate<String, String>], snapshot: Snapshot<String, String>) {}
 }

@@ -17,6 +17,7 @@ final class ListRegistration<List: WebList>: Sendable {
     let hasPageState: Bool
     let hasItemData: Bool
     let hasSupplementaryViews: Bool
+    let isSelectable: Bool
     let logger = Logger(label: "DiffableWeb")
 
     init(schema: ActionSchema, shared: SharedValues) {
@@ -30,6 +31,7 @@ final class ListRegistration<List: WebList>: Sendable {
         hasPageState = List.self is any PageState.Type
         hasItemData = List.self is any ItemData.Type
         hasSupplementaryViews = List.self is any SupplementaryViews.Type
+        isSelectable = List.self is any SelectableList.Type
     }
 
     /// The shared snapshots of `Derived`, which is `List` (checked): the calls are typed.

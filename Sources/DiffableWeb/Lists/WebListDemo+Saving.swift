@@ -26,6 +26,7 @@ extension WebListDemo {
                 }
             }
             if value.edited { saved["edited"] = "true" }
+            saved.merge(savedSelection(value.selection)) { $1 }
             value.saved = saved
             return saved
         }
@@ -39,7 +40,8 @@ extension WebListDemo {
             return upgrading.init(untypedState: state) as? List
         }
         guard let restored else { return }
-        update(restored, edited: registration.derived != nil && state["edited"] == "true")
+        update(restored, edited: registration.derived != nil && state["edited"] == "true",
+               selection: restoredSelection(from: state) ?? ItemSelection(settings: SelectionSettings()))
     }
 
     // MARK: Derived lists

@@ -19,6 +19,8 @@ final class WebListDemo<List: WebList>: Demo {
         var page: [String: String]?
         /// Bumped with every new value: what was made of one is not kept for another.
         var generation = 0
+        /// A ``SelectableList``'s selection, kept beside its state (`+Selection`).
+        var selection = ItemSelection<String>()
     }
     let value: Mutex<Value>
     let registration: ListRegistration<List>
@@ -33,9 +35,10 @@ final class WebListDemo<List: WebList>: Demo {
 
     var current: List { value.withLock { $0.list } }
 
-    /// Replaces the list's value (after an action, a reorder, an edit).
-    func update(_ list: List, edited: Bool = false) {
-        value.withLock { $0 = Value(list: list, edited: edited, generation: $0.generation + 1) }
+    /// Replaces the list's value (after an action, a reorder, an edit); the selection stays
+    /// unless given.
+    func update(_ list: List, edited: Bool = false, selection: ItemSelection<String>? = nil) {
+        value.withLock { $0 = Value(list: list, edited: edited, generation: $0.generation + 1, selection: selection ?? $0.selection) }
         if doesBackgroundWork { reconcileJobs() }
     }
 
@@ -123,17 +126,26 @@ final class WebListDemo<List: WebList>: Demo {
         } else {
             let current = list.snapshot()
             var snapshot = current
-            try Self.perform(typed, on: &changed, snapshot: &snapshot)
+            var selection = before.selection
+            if registration.isSelectable {
+                try Self.mutate(&changed, snapshot: &snapshot) { list, items throws(ActionError) in
+                    try Self.runSelecting(typed, on: &list, snapshot: &items, selection: &selection)
+                }
+            } else {
+                try Self.perform(typed, on: &changed, snapshot: &snapshot)
+            }
             // An action that changed nothing (a second like) is not applied: no version, no
             // event. One that changed only the state (a pause) is: its status is news.
             if WireIdentifiers.changes(snapshot, from: current) {
                 _ = list.apply(snapshot, animatingDifferences: true)
             } else {
                 let before = persistentState()
-                update(changed)
+                update(changed, selection: selection)
                 if persistentState() != before { _ = list.apply(snapshot, animatingDifferences: true) }
                 return nil
             }
+            update(changed, selection: selection)
+            return nil
         }
         update(changed)
         return nil
@@ -164,12 +176,17 @@ final class WebListDemo<List: WebList>: Demo {
     static func run(_ action: List.Action, on list: inout List, snapshot: inout Snapshot<List.SectionID, List.ItemID>) throws(ActionError) {
         do {
             try list.perform(action, on: &snapshot)
-        } catch let error as ActionError {
-            throw error
-        } catch let error as SnapshotError {
-            throw .snapshot(error)
         } catch {
-            throw .unprocessable(code: "action_failed", message: "\(error)")
+            throw actionError(error)
+        }
+    }
+
+    /// A list's error as the API answers it.
+    static func actionError(_ error: any Error) -> ActionError {
+        switch error {
+        case let error as ActionError: error
+        case let error as SnapshotError: .snapshot(error)
+        default: .unprocessable(code: "action_failed", message: "\(error)")
         }
     }
 

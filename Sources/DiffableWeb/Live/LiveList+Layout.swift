@@ -28,6 +28,7 @@ extension LiveList {
     /// A `snapshot` event for a stream: the list's identifiers and the window's cells.
     func snapshotEventJSON(version: Int, streamID: String, snapshot: Snapshot<String, String>, layout: ListLayout, cells: [WireCell]) -> String {
         SnapshotEvent.json(version: version, streamID: streamID, snapshot: snapshot, layout: layout, cells: cells,
-                           status: demo.status(of: snapshot), details: demo.details(of: snapshot), state: demo.pageValues())
+                           status: demo.status(of: snapshot), details: demo.details(of: snapshot), state: demo.pageValues(),
+                           selection: demo.selection)
     }
 }

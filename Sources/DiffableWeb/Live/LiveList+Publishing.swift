@@ -27,6 +27,8 @@ struct Publication: Sendable {
     /// The items the applies deleted, when the list keeps measured sizes (their sizes are
     /// dropped once the write is taken: ``LiveList/forgetMeasurements(of:in:)``).
     var deletedItems: [String] = []
+    /// The selection the events show after this write.
+    var selection: ListSelection?
 }
 
 // Publishing: a write's updates become the logged event, the change to save, and each
@@ -41,16 +43,21 @@ extension LiveList {
         publication.derived = derived
         publication.version = own.last?.version ?? dataSource.version
         guard !replicated.isEmpty || !own.isEmpty else { return publication }
-        let (followers, supplementaryHTML) = state.withLock { ($0.followers, $0.supplementaryHTML) }
+        let (followers, supplementaryHTML, shown) = state.withLock { ($0.followers, $0.supplementaryHTML, $0.publishedSelection) }
         publication.followers = followers
         publication.supplementaryHTML = supplementaryHTML
+        // The selection after the write, on its last event when it is not what the events showed.
+        let selection = isSelectable ? demo.selection : nil
+        publication.selection = selection
+        let last = own.last ?? replicated.last
         if !measurements.withLock({ $0.isEmpty }) {
             for update in [replicated, own].joined() {
                 publication.deletedItems.append(contentsOf: update.changeset.itemDeletions.lazy.map(\.id))
             }
         }
-        for update in replicated { publish(update, replica: true, into: &publication) }
-        for update in own { publish(update, replica: false, into: &publication) }
+        let changedSelection = selection != shown ? selection : nil
+        for update in replicated { publish(update, replica: true, selection: update.version == last?.version ? changedSelection : nil, into: &publication) }
+        for update in own { publish(update, replica: false, selection: update.version == last?.version ? changedSelection : nil, into: &publication) }
         return publication
     }
 
@@ -65,6 +72,7 @@ extension LiveList {
             // Streams that closed meanwhile stay closed.
             state.followers.update(from: publication.followers)
             state.supplementaryHTML = publication.supplementaryHTML
+            state.publishedSelection = publication.selection
             return state.log.byteCount
         }
         memory.setLog(logged)
@@ -74,7 +82,7 @@ extension LiveList {
         reportWindows(publication.windows, snapshot: snapshot)
     }
 
-    private func publish(_ update: DataSourceUpdate<String, String>, replica: Bool, into publication: inout Publication) {
+    private func publish(_ update: DataSourceUpdate<String, String>, replica: Bool, selection: ListSelection?, into publication: inout Publication) {
         publication.snapshot = update.snapshot
         let snapshot = update.snapshot
         let eventID = EventID(version: update.version)
@@ -105,7 +113,8 @@ extension LiveList {
         let changes = update.changeset
         // What every stream shares: the version and status, then the identifiers (written
         // once per shared transition for every list that makes it, see TransitionCache).
-        let head = ChangesetEvent.head(update, status: demo.status(of: snapshot), details: demo.details(of: snapshot), state: demo.pageValues())
+        let head = ChangesetEvent.head(update, status: demo.status(of: snapshot), details: demo.details(of: snapshot), state: demo.pageValues(),
+                                       selection: selection)
         // The identifiers: once per shared transition for every list that makes it.
         let ids = update.transition.map { transition in TransitionCache.shared.ids(for: transition) { ChangesetEvent.ids(update) } }
             ?? ChangesetEvent.ids(update)

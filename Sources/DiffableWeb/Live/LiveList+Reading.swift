@@ -34,9 +34,9 @@ extension LiveList {
     /// The cells' HTML of the items at `range` of the list (sections concatenated), for the
     /// no-JavaScript list, of the list's snapshot or of a page preview's.
     /// - Complexity: O(range + sections): items are found by index, not by walking the list.
-    func itemHTML(of snapshot: Snapshot<String, String>? = nil, range: Range<Int>) -> [String] {
+    func itemHTML(of snapshot: Snapshot<String, String>? = nil, range: Range<Int>) -> [(id: String, html: String)] {
         let snapshot = snapshot ?? dataSource.snapshot()
-        var values: [String] = []
+        var values: [(id: String, html: String)] = []
         var start = 0
         for (section, id) in snapshot.sectionIdentifiers.enumerated() {
             let count = (try? snapshot.numberOfItems(inSection: id)) ?? 0
@@ -46,7 +46,7 @@ extension LiveList {
             guard lower < upper else { continue }
             for flat in lower..<upper {
                 if let item = snapshot.itemIdentifier(at: IndexPath(item: flat - start, section: section)),
-                   let content = demo.cell(for: item) { values.append(renderer.cell(content)) }
+                   let content = demo.cell(for: item) { values.append((item, renderer.cell(content))) }
             }
         }
         return values

@@ -124,6 +124,7 @@ extension LiveList {
         transaction.end()
         let own = takeCollected()
         if edit, !own.isEmpty { demo.didEditList() }
+        if isSelectable, !replicated.isEmpty || !own.isEmpty { demo.reconcileSelection(with: replicated + own, snapshot: dataSource.snapshot()) }
         chargeMemory(of: replicated + own)
         return (result, publish(replicated: replicated, own: own, derived: storage != nil && demo.derivesList))
     }
@@ -165,15 +166,7 @@ extension LiveList {
     /// - Returns: the version after the action.
     func perform(_ action: String, parameters: ActionParameters, client: String, seq: Int?) async throws -> (version: Int, report: ActionReport?) {
         try await write { list in
-            if let seq {
-                let stale = self.state.withLock { state -> Bool in
-                    if let last = state.newestSeq[client], seq <= last { return true }
-                    if state.newestSeq.count > 64, state.newestSeq[client] == nil { state.newestSeq.removeAll() }  // bounded
-                    state.newestSeq[client] = seq
-                    return false
-                }
-                if stale { return (list.version, nil) }
-            }
+            if let seq, self.isStale(seq: seq, client: client) { return (list.version, nil) }
             let report = try self.demo.performReporting(action, parameters: parameters, on: list)
             return (list.version, report)
         }

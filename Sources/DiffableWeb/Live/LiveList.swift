@@ -38,6 +38,9 @@ final class LiveList: Sendable {
     let demo: any Demo
     /// The demo, when its checkpoints keep its value (found once, not per write).
     let keepsValue: (any KeepsStateValue)?
+    /// Whether the demo keeps a selection (found once: most lists have none, and a write of
+    /// theirs asks nothing about it).
+    let isSelectable: Bool
     let dataSource = DiffableDataSource<String, String>()
     let renderer: Renderer
     /// Tags this list's event ids, so that a client of another list's run resyncs.
@@ -76,6 +79,8 @@ final class LiveList: Sendable {
         /// `GET …/snapshot`'s body for one version: repeated reads cost a copy.
         /// (A reference: most lists are never read this way, and an idle list stays small.)
         var snapshotBody: SnapshotBody?
+        /// The selection the events so far showed (a `changeset` carries it when it changed).
+        var publishedSelection: ListSelection?
         /// Set once a save failed or another process replaced the list: it takes no more
         /// writes (its session makes it again from the store).
         var retired = false
@@ -111,6 +116,7 @@ final class LiveList: Sendable {
         self.layouts = LayoutCache(held: heldLayouts)
         self.demo = descriptor.make()
         self.keepsValue = demo as? any KeepsStateValue
+        self.isSelectable = demo.selection != nil
         self.renderer = renderer
         self.state = Mutex(State(log: EventLog(capacity: logCapacity), container: container))
         let demo = self.demo
@@ -133,10 +139,14 @@ final class LiveList: Sendable {
         // The list limits, for every write from here on, whoever makes it (``admitted(_:)``).
         dataSource.admission = { APILimits.sizeFailure(of: $0) }
         memory.setContents(demo.derivesList ? 0 : MemoryCost.of(dataSource.snapshot()))
+        // A restored selection, against the list as it was restored.
+        demo.reconcileSelection(with: [], snapshot: dataSource.snapshot())
         // Nobody can have missed the first apply (a first stream gets a snapshot): the log keeps
         // only its version, as the point replays start from; a restored list keeps its events.
         let first = dataSource.version
+        let selection = demo.selection
         state.withLock { state in
+            state.publishedSelection = selection
             let events = restored?.1.events.filter { $0.version <= first } ?? []
             if events.isEmpty {
                 state.log.append(LoggedEvent(id: EventID(version: first), name: "origin", data: "{}"))

@@ -32,8 +32,8 @@ struct Route: Sendable {
 
     enum Root: Sendable, Equatable { case index, openAPI, health, metrics, dropStreams }
     enum API: Sendable, Equatable { case demos, createSession }
-    enum List: Sendable, Equatable { case snapshot, operations, layout, actions, action, events }
-    enum Page: Sendable, Equatable { case page, events, viewport, measure, actions, action, asset }
+    enum List: Sendable, Equatable { case snapshot, operations, layout, actions, action, selection, events }
+    enum Page: Sendable, Equatable { case page, events, viewport, measure, actions, action, select, asset }
 
     enum Scope: Sendable, Equatable {
         case root, api, session, list, page, immediate
@@ -116,6 +116,8 @@ enum Routes {
         Route("/api/sessions/{id}/demos/{demo}/layout", ["GET", "HEAD"], .list(.layout), operations: ["GET": "getLayout"]),
         Route("/api/sessions/{id}/demos/{demo}/actions", ["GET", "HEAD"], .list(.actions), operations: ["GET": "listActions"]),
         Route("/api/sessions/{id}/demos/{demo}/actions/{action}", ["POST"], .list(.action), operations: ["POST": "runAction"]),
+        Route("/api/sessions/{id}/demos/{demo}/selection", ["GET", "HEAD", "POST"], .list(.selection),
+              operations: ["GET": "getSelection", "POST": "changeSelection"]),
         Route("/api/sessions/{id}/demos/{demo}/events", ["GET"], .list(.events), operations: ["GET": "followEvents"]),
 
         Route("/demos/{demo}", ["GET", "HEAD"], .page(.page)),
@@ -124,6 +126,7 @@ enum Routes {
         Route("/demos/{demo}/measure", ["POST"], .page(.measure)),
         Route("/demos/{demo}/actions", ["GET", "HEAD"], .page(.actions)),
         Route("/demos/{demo}/actions/{action}", ["POST"], .page(.action)),
+        Route("/demos/{demo}/select", ["POST"], .page(.select)),
         Route("/demos/{demo}/assets/{asset}", ["GET", "HEAD"], .page(.asset)),
     ]
 

@@ -72,6 +72,9 @@ extension WebApp {
                 try await list.perform(name, parameters: parameters, client: "api", seq: nil)
             }
             return Self.actionAnswer(version: version, report: report)
+        case .selection:
+            if request.method == .post { return try await retryingLostRace(session, descriptor, list) { try await changeSelection(request, $0) } }
+            return try selectionAnswer(list)
         case .events:
             return try eventStream(request, list: list, cookie: nil)
         }
@@ -107,6 +110,8 @@ extension WebApp {
         struct Section: Encodable { var id: String; var items: [Item] }
         var version: Int
         var sections: [Section]
+        /// The list's selection (`nil`: it has none).
+        var selection: ListSelection? = nil
 
         var json: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -129,6 +134,7 @@ extension WebApp {
                 }
                 w.raw("}")
             }
+            writer.selection(selection)
             writer.raw("}")
             return writer.bytes
         }
@@ -139,7 +145,7 @@ extension WebApp {
         SnapshotBody(version: version, sections: snapshot.sectionIdentifiers.map { section in
             let items = (try? snapshot.itemIdentifiers(inSection: section)) ?? []
             return .init(id: section, items: items.map { .init(id: $0, data: list.demo.data(for: $0) ?? [:]) })
-        })
+        }, selection: list.demo.selection)
     }
 
     struct LayoutBody: Encodable {

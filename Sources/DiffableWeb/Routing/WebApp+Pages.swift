@@ -74,8 +74,16 @@ extension WebApp {
         let pages = max(1, (itemCount + Self.fallbackPageSize - 1) / Self.fallbackPageSize)
         let pageNumber = min(try Self.pageNumber(request.query["page"]), pages)
         let first = (pageNumber - 1) * Self.fallbackPageSize
+        // A selectable list's page is also a form of checkboxes (`partials/fallback`).
+        let selection = list.demo.selection
+        let selected = Set(selection?.items ?? [])
         context["pageItems"] = list.itemHTML(of: preview?.snapshot, range: first..<min(first + Self.fallbackPageSize, itemCount))
-            .map { ["html": $0] }
+            .map { ["html": $0.html, "id": $0.id, "selected": selected.contains($0.id)] as [String: Any] }
+        if let selection {
+            context["selectable"] = true
+            context["multiple"] = selection.multiple
+            context["selectedCount"] = selection.items.count
+        }
         context["firstPosition"] = first + 1
         context["pageNumber"] = pageNumber
         context["pageCount"] = pages

@@ -59,6 +59,14 @@ extension WebApp {
             case .missingParameter, .invalidParameter: return HTTPError(.badRequest, code: error.code, message: error.description)
             case .snapshot, .unprocessable: return HTTPError(.unprocessableContent, code: error.code, message: error.description)
             }
+        case let error as SelectionError:
+            switch error {
+            case .unknownItems(let items):
+                let named = items.prefix(10).map { "“\($0.prefix(80))”" }.joined(separator: ", ")
+                return HTTPError(.notFound, code: "unknown_item", message: "The list has no item \(named)\(items.count > 10 ? " … (\(items.count) in all)" : "")")
+            case .multipleSelectionNotAllowed:
+                return HTTPError(.unprocessableContent, code: error.code, message: error.description)
+            }
         case let error as MemoryBudgetError:
             switch error {
             case .session: return HTTPError(.unprocessableContent, code: "memory_budget", message: error.description)
@@ -115,6 +123,7 @@ extension WebApp {
             case .actions: return .json(descriptor.actions)
             case .asset: return try asset(request, descriptor, name: match.parameter("asset"))
             case .action: return try await action(request, descriptor, name: match.parameter("action"))
+            case .select: return try await select(request, descriptor)
             }
         }
         if request.method == .get || request.method == .head, let file = staticFiles.response(for: request) {

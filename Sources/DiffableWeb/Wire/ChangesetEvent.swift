@@ -6,13 +6,16 @@ import DiffableDataSources
 enum ChangesetEvent {
     /// The start of the object: its version, whether it animates, the status, the details and
     /// the demo's view state.
-    static func head(_ update: DataSourceUpdate<String, String>, status: String, details: String, state: [String: String]) -> String {
+    /// `selection`: the list's selection when this event changes it (`nil`: omitted).
+    static func head(_ update: DataSourceUpdate<String, String>, status: String, details: String, state: [String: String],
+                     selection: ListSelection? = nil) -> String {
         var writer = JSONWriter(capacity: 96 + status.utf8.count + details.utf8.count)
         writer.raw("{\"version\":"); writer.int(update.version)
         writer.raw(",\"animated\":"); writer.bool(update.animatingDifferences)
         writer.raw(",\"status\":"); writer.string(status)
         writer.details(details)
         writer.viewState(state)
+        writer.selection(selection)
         return writer.text
     }
 

@@ -19,6 +19,17 @@ extension JSONWriter {
         raw("}")
     }
 
+    /// `,"selection":{"items":[…],"editing":false,"multiple":true}` (and `"allowed":false` when a
+    /// tap may not select now), or nothing for a list without selection.
+    mutating func selection(_ selection: ListSelection?) {
+        guard let selection else { return }
+        raw(",\"selection\":{\"items\":"); array(selection.items) { $0.string($1) }
+        raw(",\"editing\":"); bool(selection.editing)
+        raw(",\"multiple\":"); bool(selection.multiple)
+        if !selection.allowed { raw(",\"allowed\":false") }
+        raw("}")
+    }
+
     /// `,"pinned":[{"id","edge","band":[minY,maxY]}]`: the window's pinned headers and footers,
     /// or nothing when it has none.
     mutating func pinned(_ pins: [WirePin]) {

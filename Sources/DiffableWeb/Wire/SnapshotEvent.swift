@@ -4,7 +4,7 @@ import DiffableDataSources
 /// stream's window, for a stream that starts (or starts again).
 enum SnapshotEvent {
     static func json(version: Int, streamID: String, snapshot: Snapshot<String, String>, layout: ListLayout, cells: [WireCell],
-                     status: String, details: String, state: [String: String]) -> String {
+                     status: String, details: String, state: [String: String], selection: ListSelection? = nil) -> String {
         var writer = JSONWriter(capacity: 128 + snapshot.numberOfItems * 12 + cells.count * 160)
         writer.raw("{\"version\":"); writer.int(version)
         writer.raw(",\"stream\":"); writer.string(streamID)
@@ -12,6 +12,7 @@ enum SnapshotEvent {
         writer.raw(",\"status\":"); writer.string(status)
         writer.details(details)
         writer.viewState(state)
+        writer.selection(selection)
         writer.raw(",\"sections\":")
         writer.array(layout.sectionIDs) { w, section in
             w.raw("{\"id\":"); w.string(section)

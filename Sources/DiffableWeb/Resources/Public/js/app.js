@@ -16,6 +16,7 @@ import { showState, syncMoveButtons, syncPositionFields } from "./controls.js";
 import { bindScriptPanel, showDetails } from "./script-panel.js";
 import { connectionIndicator } from "./connection.js";
 import { Measurer, anchorScroll } from "./measure.js";
+import { bindSelection } from "./selection.js";
 
 /**
  * A page whose URL asked for a view of the list (`?q=` of the search form) shows it without
@@ -46,6 +47,8 @@ async function start() {
   const model = new ListModel();
   const animator = new Animator(() => { stats.animations += 1; });
   const measurer = new Measurer(demo, model, postJSON);
+  /** @type {ReturnType<typeof bindSelection>} set once the view exists (a selectable list only) */
+  let selection = null;
   const view = new ListView(container, model, {
     animator,
     measurer,
@@ -53,8 +56,10 @@ async function start() {
       stats.domCells = count;
       syncMoveButtons(container, model); // ↑ off on the first row, ↓ on the last
       syncPositionFields(model); // the script panel's positions: 1 … the item count
+      selection?.decorate(); // options and aria-selected on the cells just made
     },
   });
+  selection = bindSelection(container, view);
 
   const measure = () => ({
     width: Math.round(container.clientWidth),
@@ -85,6 +90,7 @@ async function start() {
       // Cells above what the person looks at changed height: it stays where it is on screen.
       const anchored = type === "window" && data.measured ? anchorScroll(model, measure().top) : null;
       const change = model.apply(type, data);
+      if (change) selection?.show(type, data);
       if (!change) return;
       view.render(change);
       anchored?.();
@@ -113,6 +119,8 @@ async function start() {
     reportedViewport: () => reporter.reported,
     /** The list's view state the last event stated (e.g. `{query: "ab"}`). */
     state: () => listState,
+    /** The selection the last event or answer stated (a selectable list), or null. */
+    selection: () => selection?.selection ?? null,
     viewportSettled: () => reporter.settled() && measurer.settled(view.elements.values()),
   };
 }

@@ -1,0 +1,81 @@
+import DiffableDataSources
+
+/// A list's selection as the wire and the API show it (docs/protocol.md, "Selection"): the
+/// selected items in the order they were selected, and what a tap may do now.
+///
+/// ```swift
+/// ListSelection(items: ["n3"], editing: false, multiple: true, allowed: true)
+/// // "selection":{"items":["n3"],"editing":false,"multiple":true}
+/// ```
+public struct ListSelection: Sendable, Equatable, Encodable {
+    public var items: [String]
+    /// Whether the list is in editing mode (UIKit's `isEditing`).
+    public var editing: Bool
+    /// Whether multiple selection is in effect now (``SelectionSettings/allowsMultipleSelectionNow``).
+    public var multiple: Bool
+    /// Whether a tap may select now (``SelectionSettings/allowsSelectionNow``); the wire carries
+    /// it only when it is `false`.
+    public var allowed: Bool
+
+    public init(items: [String], editing: Bool, multiple: Bool, allowed: Bool) {
+        self.items = items
+        self.editing = editing
+        self.multiple = multiple
+        self.allowed = allowed
+    }
+
+    enum CodingKeys: String, CodingKey { case items, editing, multiple, allowed }
+
+    /// As the wire writes it: `allowed` only when it is `false`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(editing, forKey: .editing)
+        try container.encode(multiple, forKey: .multiple)
+        if !allowed { try container.encode(false, forKey: .allowed) }
+    }
+
+    /// The wire form of a selection kept by the core.
+    /// - Complexity: O(1) (the items are shared until changed).
+    public init(_ selection: ItemSelection<String>) {
+        self.init(items: selection.selectedItems, editing: selection.settings.isEditing,
+                  multiple: selection.settings.allowsMultipleSelectionNow, allowed: selection.settings.allowsSelectionNow)
+    }
+}
+
+/// What a request asks of a list's selection: a person's tap from the page, or a script's
+/// change through the API (which, as UIKit's `selectItem(at:…)`, calls no `didSelect`).
+public enum SelectionRequest: Sendable, Equatable {
+    /// A person's click, tap, Space or Return on `item`; `extend`: Shift-click or Shift+arrow
+    /// (a range from the anchor, in multiple selection).
+    case tap(String, extend: Bool)
+    /// A person's Ctrl/Cmd+A: every item, in multiple selection (AppKit's `selectAll`).
+    case selectAll
+    /// A script's: add these items (in single selection, at most one may end up selected).
+    case select([String])
+    /// A script's: deselect these items.
+    case deselect([String])
+    /// A script's: exactly these items.
+    case replace([String])
+    /// A no-JavaScript form's: of the items the form `shown`, exactly `checked` are selected;
+    /// items it did not show keep their state.
+    case form(checked: [String], shown: [String])
+
+    /// The items the request names, each of which the list must contain.
+    var namedItems: [String] {
+        switch self {
+        case .tap(let item, _): [item]
+        case .selectAll: []
+        case .select(let items), .deselect(let items), .replace(let items): items
+        case .form(let checked, let shown): checked + shown
+        }
+    }
+
+    /// Whether a person asked (the list's `shouldSelect` and `didSelect` are due).
+    var isUserInteraction: Bool {
+        switch self {
+        case .tap, .form: true
+        case .selectAll, .select, .deselect, .replace: false
+        }
+    }
+}
