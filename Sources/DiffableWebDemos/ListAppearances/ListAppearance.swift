@@ -27,14 +27,18 @@ public enum ListAppearance: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// The element kind of a grouped section's background (the page styles it by
-    /// `data-decoration`): a band across the width (grouped) or a rounded card inset from the
-    /// edges (inset grouped), under the header. The other appearances have none.
-    var sectionBackgroundKind: String? {
-        switch self {
-        case .grouped: "grouped-section"
-        case .insetGrouped: "inset-grouped-card"
-        case .plain, .sidebar, .sidebarPlain: nil
+    /// The element kind of every section's background, in every appearance: the rows' band (a
+    /// band across the width when grouped, a rounded card when inset grouped, nothing to see in
+    /// the others; the page styles it by `data-decoration` and the appearance). One kind for all
+    /// five, so that a switch moves each section's background to its new frame, as it does the
+    /// rows, instead of leaving one kind's and bringing another's.
+    static let sectionBackgroundKind = "list-section"
+
+    /// The header's height, as `LayoutSection.list` gives it: the background starts below it.
+    static func headerHeight(of section: LayoutSection) -> Double {
+        switch section.boundarySupplementaryItems.first(where: { $0.elementKind == LayoutElementKind.sectionHeader })?.layoutSize.heightDimension {
+        case .absolute(let height), .estimated(let height): height
+        case .fractionalWidth, .fractionalHeight, nil: 0
         }
     }
 
@@ -44,14 +48,13 @@ public enum ListAppearance: String, Sendable, CaseIterable, Codable {
             var configuration = ListConfiguration(appearance: appearance.configurationAppearance)
             configuration.headerMode = .supplementary
             var section = LayoutSection.list(using: configuration, layoutEnvironment: environment)
-            if let kind = appearance.sectionBackgroundKind {
-                // The rows' band: the section less its header above, its margins beside and
-                // its gap below (the rows' own insets), as Explore's card.
-                var background = LayoutDecorationItem.background(elementKind: kind)
-                background.contentInsets = DirectionalEdgeInsets(top: ListMetrics.groupedHeaderHeight, leading: section.contentInsets.leading,
-                                                                 bottom: section.contentInsets.bottom, trailing: section.contentInsets.trailing)
-                section.decorationItems = [background]
-            }
+            // The rows' band: the section less its header above, its margins beside and its
+            // gap below (the rows' own insets), as Explore's card.
+            var background = LayoutDecorationItem.background(elementKind: Self.sectionBackgroundKind)
+            background.contentInsets = DirectionalEdgeInsets(top: Self.headerHeight(of: section) + section.contentInsets.top,
+                                                             leading: section.contentInsets.leading, bottom: section.contentInsets.bottom,
+                                                             trailing: section.contentInsets.trailing)
+            section.decorationItems = [background]
             return section
         }
     }
