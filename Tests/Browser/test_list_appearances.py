@@ -1,6 +1,7 @@
 """List appearances (Apple's Lists › List Appearances): one emoji list switched live among UIKit's
 five appearances with the page's segmented control. At a phone's and a desktop's width, after
-each switch: the same rows are in the DOM as the same elements (a relayout re-creates none), at
+each switch: the rows on screen are still in the DOM, and every row the page held is the same
+element (a relayout re-creates none; rows the new frames take past the client's margin leave), at
 their new frames (inset grouped inset 20 px from the list's edges, sidebar 10, the others edge to
 edge), on the section backgrounds the layout gives (a band, a rounded card, or unseen), with the
 pressed option and the body's `data-appearance` following; animated, or not at all under
