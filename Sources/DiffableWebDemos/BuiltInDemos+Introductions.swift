@@ -34,6 +34,9 @@ extension BuiltInDemos {
         "insertion-sort": Introduction(summary: "Rows of coloured tiles that sort themselves, side by side.",
                                        tryThis: "Press Start: every row moves one tile into place at a time; sorted, they reshuffle.",
                                        example: nil),
+        "list-appearances": Introduction(summary: "One list of emoji in the five looks of an iPhone or iPad list.",
+                                         tryThis: "Switch between Plain, Inset grouped and Sidebar: every row glides to its new place.",
+                                         example: ExampleRequest(action: "appearance", body: #"{"style":"insetGrouped"}"#)),
     ]
 
     /// The descriptors with their index-page introduction and picture (`Public/images/demos/`).

@@ -50,6 +50,7 @@ public enum BuiltInDemos {
             try Explore.descriptor(sharing: [Explore.Content(catalog: bundled)]),
             try Outline.descriptor(catalog: bundled),
             try InsertionSort.descriptor(),
+            try ListAppearances.descriptor(),
         ])
     }
 

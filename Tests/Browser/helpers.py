@@ -64,6 +64,20 @@ def wait_settled(driver, timeout=10):
     wait_until(settled, timeout=timeout, message="animations to finish")
 
 
+def open_emulated(driver, url, width, height, reduced_motion=False, script=None):
+    """Opens `url` in a `width`×`height` viewport, with or without reduced motion, `script` run
+    before the page's own; returns once the client has applied its first event and settled."""
+    features = [{"name": "prefers-reduced-motion", "value": "reduce" if reduced_motion else "no-preference"}]
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    if script:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
+    driver.get(url)
+    wait_for_client(driver)
+    wait_settled(driver)
+
+
 def session_cookie(driver):
     cookie = driver.get_cookie("dw_session")
     assert cookie, "no dw_session cookie"

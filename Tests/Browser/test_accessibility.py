@@ -5,7 +5,7 @@ from selenium.webdriver.common.by import By
 
 from helpers import wait_for_client, wait_settled
 
-DEMOS = ["numbers", "photos", "urls", "destinations", "explore", "insertion-sort"]
+DEMOS = ["numbers", "photos", "urls", "destinations", "explore", "insertion-sort", "list-appearances"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -32,10 +32,10 @@ SIZES = {"390": (390, 844, "light"), "1280": (1280, 900, "light"), "390-dark": (
 # test_the_index_links_no_demo_left_unchecked.
 PAGES = ["mountains", "mountains-longest", "numbers", "numbers-editing", "photos", "photos-list",
          "photos-leftOneRightThree", "photos-grid", "urls", "destinations", "explore", "outline", "outline-open",
-         "insertion-sort"]
+         "insertion-sort", "list-appearances", "list-appearances-insetGrouped", "list-appearances-sidebar"]
 # The states a page name may end in ("photos-grid"); any other name is a demo's alone, hyphens
 # and all ("insertion-sort").
-STATES = {"longest", "editing", "list", "leftOneRightThree", "grid", "open"}
+STATES = {"longest", "editing", "list", "leftOneRightThree", "grid", "open", "insetGrouped", "sidebar"}
 
 # Outline's bands that hold its longest names ("Beinn a' Ghlo - Braigh Coire Chruinn-bhalgain",
 # 1,070 m; "Buachaille Etive Beag - Stob Coire Raineach", 925 m), parents first and the lowest
@@ -93,12 +93,16 @@ def open_page(driver, server, page, width, height, scheme):
             box.dispatchEvent(new Event('input', {bubbles: true}));""")
         wait_until(lambda: driver.execute_script(
             "return window.diffableWeb.model.itemOrder().length < 100"), timeout=15, message="the search for ' - '")
-    elif demo == "photos" and state:
-        selector = f'button[data-state-key="layout"][data-state-value="{state}"]'
+    elif demo in ("photos", "list-appearances") and state:
+        key = "layout" if demo == "photos" else "appearance"
+        selector = f'button[data-state-key="{key}"][data-state-value="{state}"]'
         driver.find_element("css selector", selector).click()
         wait_until(lambda: driver.execute_script(
             "return document.querySelector(arguments[0]).getAttribute('aria-pressed') === 'true'", selector),
                    timeout=15, message=f"the {state} layout")
+        if demo == "list-appearances":  # the event that brings the frames sets the body's appearance
+            wait_until(lambda: driver.execute_script("return document.body.dataset.appearance") == state,
+                       timeout=15, message=f"the {state} appearance")
     elif state == "editing":
         driver.find_element("id", "edit-toggle").click()
         wait_until(lambda: driver.execute_script("return document.body.classList.contains('editing')"),
@@ -348,7 +352,7 @@ def test_every_cell_is_at_the_servers_frame(server, page, size):
 def test_the_index_links_no_demo_left_unchecked(server):
     """A demo the index links is checked: by the tests above when PAGES names it, else here."""
     demos = demos_on_the_index(server)
-    assert len(demos) >= 8, f"the index links {demos}"
+    assert len(demos) >= 9, f"the index links {demos}"
     named = {demo_and_state(page)[0] for page in PAGES}
     problems = []
     for demo in sorted(set(demos) - named):

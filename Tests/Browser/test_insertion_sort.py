@@ -6,7 +6,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import SCREENSHOTS
-from helpers import console_errors, wait_for_client, wait_settled, wait_until
+from helpers import console_errors, open_emulated, wait_until
 
 NODES = 12
 SIZES = {390: 844, 1280: 900}
@@ -54,14 +54,7 @@ def value(node):
 
 
 def open_sort(driver, server, width, reduced_motion=False):
-    features = [{"name": "prefers-reduced-motion", "value": "reduce" if reduced_motion else "no-preference"}]
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": SIZES[width], "deviceScaleFactor": 1, "mobile": False})
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_EVENTS_JS})
-    driver.get(f"{server}/demos/insertion-sort")
-    wait_for_client(driver)
-    wait_settled(driver)
+    open_emulated(driver, f"{server}/demos/insertion-sort", width, SIZES[width], reduced_motion, RECORD_EVENTS_JS)
 
 
 def press(driver, action):

@@ -42,7 +42,7 @@ def test_titles(driver, server):
 def test_index_introduces_each_demo_plainly(driver, server):
     driver.get(server + "/")
     links = driver.find_elements(By.CSS_SELECTOR, ".demo-link")
-    assert len(links) >= 8
+    assert len(links) >= 9
     for link in links:
         assert link.find_element(By.CSS_SELECTOR, ".demo-summary").text.strip()
         assert link.find_element(By.CSS_SELECTOR, ".demo-try").text.startswith("Try: ")
@@ -93,6 +93,11 @@ def left_edges(driver, demo):
             edges['band ' + band.dataset.section] = left(cards[0]);
           }
           edges.row = left(document.querySelector('#list > .cell[data-kind=item]'));
+        } else if (document.body.dataset.demo === 'list-appearances') {
+          // Plain (a new list's appearance): the rows run edge to edge; their emoji and the
+          // section titles start on the page's edge.
+          for (const h of document.querySelectorAll('#list > .cell[data-kind=header] .header-title')) edges['header ' + h.textContent] = left(h);
+          edges.emoji = left(document.querySelector('#list > .cell[data-kind=item] .emoji'));
         } else {
           const cells = [...document.querySelectorAll('#list > .cell[data-id]')].map(c => c.getBoundingClientRect());
           edges.cell = Math.round(Math.min(...cells.map(r => r.left)));
@@ -100,7 +105,7 @@ def left_edges(driver, demo):
         return Object.fromEntries(Object.entries(edges).filter(([, v]) => v !== null));""")
 
 
-@pytest.mark.parametrize("demo", ["mountains", "numbers", "destinations", "explore", "outline", "insertion-sort"])
+@pytest.mark.parametrize("demo", ["mountains", "numbers", "destinations", "explore", "outline", "insertion-sort", "list-appearances"])
 @pytest.mark.parametrize("width", [390, 1280])
 def test_one_left_edge(driver, server, demo, width):
     driver.set_window_size(width, 900)

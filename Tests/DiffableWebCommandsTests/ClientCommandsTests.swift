@@ -79,7 +79,7 @@ struct ClientCommandsTests {
     @Test("the help of snapshot and action names every built-in demo, and action's every action")
     func helpNamesTheDemos() throws {
         let demos = try BuiltInDemos.table()
-        #expect(demos.count >= 8)
+        #expect(demos.count >= 9)
         let snapshotHelp = SnapshotCommand.helpMessage(columns: 1000)
         let actionHelp = ActionCommand.helpMessage(columns: 1000)
         let actionLines = actionHelp.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }

@@ -5,7 +5,10 @@
 //   `{"layout": "grid"}`, docs/protocol.md). An option of a segmented control names the state it
 //   stands for (`data-state-key="layout" data-state-value="grid"`): exactly the option equal to
 //   the state is `aria-pressed="true"`. A field names its key alone (`data-state-key="query"`)
-//   and shows the value (not while the person types in it: search.js decides).
+//   and shows the value (not while the person types in it: search.js decides). An element that
+//   names a key in `data-shows-state` carries the value as `data-<key>` (List appearances' body:
+//   `data-shows-state="appearance" data-appearance="sidebar"`), for the page's CSS: it changes
+//   with the event that brings the new frames.
 // - A row's ↑ is disabled on the first row and ↓ on the last (`data-move="up"`/`"down"`), after
 //   every render, so it stays right as rows are inserted, removed and moved live.
 // No network here.
@@ -29,6 +32,12 @@ export function showState(state, root = document) {
     } else if (control instanceof HTMLInputElement) {
       showQuery(control, value);
     }
+  }
+  for (const element of root.querySelectorAll("[data-shows-state]")) {
+    const key = element.dataset.showsState;
+    if (!key || !Object.hasOwn(state, key)) continue;
+    const value = String(state[key]);
+    if (element.dataset[key] !== value) element.dataset[key] = value;
   }
 }
 
