@@ -111,7 +111,7 @@ public protocol Demo: AnyObject, Sendable {
     /// Changes the selection as `request` asks, inside a write (`list` is its transaction).
     /// - Returns: whether anything a page or a script sees changed (the write then applies the
     ///   list as it is, so that the change is an event with a version).
-    /// - Throws: ``SelectionError`` (an unknown item, a second item in single selection) or
+    /// - Throws: `SelectionError` (an unknown item, a second item in single selection) or
     ///   ``ActionError``; a refused request changes nothing.
     func select(_ request: SelectionRequest, on list: ListTransaction) throws -> Bool
 

@@ -11,9 +11,9 @@ public struct ListSelection: Sendable, Equatable, Encodable {
     public var items: [String]
     /// Whether the list is in editing mode (UIKit's `isEditing`).
     public var editing: Bool
-    /// Whether multiple selection is in effect now (``SelectionSettings/allowsMultipleSelectionNow``).
+    /// Whether multiple selection is in effect now (`SelectionSettings.allowsMultipleSelectionNow`).
     public var multiple: Bool
-    /// Whether a tap may select now (``SelectionSettings/allowsSelectionNow``); the wire carries
+    /// Whether a tap may select now (`SelectionSettings.allowsSelectionNow`); the wire carries
     /// it only when it is `false`.
     public var allowed: Bool
 

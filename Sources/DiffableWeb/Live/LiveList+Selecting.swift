@@ -5,7 +5,7 @@ extension LiveList {
     /// Changes the list's selection. A `seq` not newer than the newest one applied for the same
     /// `client` is ignored, as an action's is.
     /// - Returns: the version after the request, and the selection.
-    /// - Throws: ``SelectionError`` or ``ActionError`` (nothing changed), or what a write throws.
+    /// - Throws: `SelectionError` or ``ActionError`` (nothing changed), or what a write throws.
     func select(_ request: SelectionRequest, client: String, seq: Int?) async throws -> (version: Int, selection: ListSelection?) {
         try await exclusive { list in
             if let seq, self.isStale(seq: seq, client: "select:" + client) { return (list.version, self.demo.selection) }
