@@ -74,18 +74,20 @@ struct LiveInsertionSortTests {
         let list = try list(live, cookie)
         #expect(try await live.postJSON("\(Self.path)/actions/start", "{}", cookie: cookie).status == 200)
         let started = list.version
-        // No step is what is under test: the wait gives the job (a step every 2 ms) the time
-        // it would take to make many; nothing signals a step not made.
-        try await Task.sleep(for: .milliseconds(200))
+        // No step is what is under test: no job runs to make one (jobs start and stop with the
+        // write that asks for them).
+        let sorter = try #require(list.demo as? WebListDemo<InsertionSort>)
+        #expect(sorter.runningJobIDs.isEmpty, "started, but nobody watches: no job")
         #expect(list.version == started, "started, but nobody watches: no step")
         var stream = try await live.events("\(Self.path)/events?width=1280&height=900", cookie: cookie)
         _ = try await next(&stream)
         #expect(await eventually("the watched list's first step") { list.version > started })
+        #expect(!sorter.runningJobIDs.isEmpty, "started and watched: the sorting job runs")
         #expect(try await live.postJSON("\(Self.path)/actions/stop", "{}", cookie: cookie).status == 200)
         // A step that waited behind Stop finds its job cancelled and writes nothing.
         let stopped = list.version
         #expect(try state(list).status(of: list.dataSource.snapshot()).hasPrefix("Stopped"))
-        try await Task.sleep(for: .milliseconds(200))  // no step, as above
+        #expect(sorter.runningJobIDs.isEmpty, "stopped: the job is cancelled")
         #expect(list.version == stopped, "stopped: no step")
         stream.socket.close()
     }

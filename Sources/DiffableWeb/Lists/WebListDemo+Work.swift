@@ -35,6 +35,11 @@ extension WebListDemo {
 
     var doesBackgroundWork: Bool { registration.doesBackgroundWork }
 
+    /// The ids of the jobs running now. Jobs are started and cancelled synchronously with the
+    /// change that asks for it (an action's write, a stream opening or closing), so a test can
+    /// read here that no job runs, instead of waiting to see that none wrote.
+    var runningJobIDs: Set<String> { work.withLock { Set($0.running.keys) } }
+
     func attach(_ list: ListHandle) {
         if hasOutline { attachOutline(list) }
         guard doesBackgroundWork else { return }
