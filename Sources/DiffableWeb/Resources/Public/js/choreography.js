@@ -108,12 +108,22 @@ export function choreograph(moves, stays, settling = []) {
   const passing = new Set();
   for (const index of order) {
     const path = moves[index];
-    const crossed = sliding.concat(still).filter((other) => pathsCross(path, other));
-    if (crossed.some((other) => !sameLane(path, other))) {
+    // Stops at the first cell it would cross outside its lane (no array per move).
+    let passes = false;
+    let fades = false;
+    for (const others of [still, sliding]) {
+      for (const other of others) {
+        if (!pathsCross(path, other)) continue;
+        if (!sameLane(path, other)) { fades = true; break; }
+        passes = true;
+      }
+      if (fades) break;
+    }
+    if (fades) {
       fading.add(index);
     } else {
       sliding.push(path);
-      if (crossed.length > 0) passing.add(index);
+      if (passes) passing.add(index);
     }
   }
   return { fading, passing };
