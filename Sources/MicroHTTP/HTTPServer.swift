@@ -23,7 +23,11 @@ import Glibc
 ///
 /// # How it runs
 /// One libmicrohttpd thread polls every connection with epoll. When a request is complete its
-/// connection is suspended and the handler runs in a `Task`; the response resumes it. Event
+/// handler starts in a task on that thread (`InlineTaskExecutor`) and runs there until it
+/// waits for another thread: a handler that never waits (a keystroke's write and its events) is answered in the
+/// same callback, with no thread hop. One that waits has its connection suspended, and its
+/// response resumes it. Slow work belongs off that thread (DiffableWeb's heavy reads have
+/// threads of their own). Event
 /// streams suspend whenever they have nothing to send, so an idle stream costs no thread and no
 /// CPU (see `EventStream`). Errors thrown by the handler become responses: an `HTTPError` as
 /// itself, anything else as a JSON 500 (logged at warning). One debug log line per request.
@@ -46,7 +50,7 @@ public final class HTTPServer: Sendable {
         public var port: Int
         public var limits: Limits
         /// libmicrohttpd polling threads, each with its own epoll set and share of the
-        /// connections (handlers run in Swift tasks, not on these threads). The default is one
+        /// connections (handlers start on them and run there until they first suspend). The default is one
         /// per core, up to 4: on 2 cores, 2 threads served static files about 1.8× faster than 1.
         public var threads: Int
         /// An optional handler answered synchronously on libmicrohttpd's thread, before the

@@ -178,7 +178,7 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
             return .keepReading
         case .ready(let response):
             return .respond(response)
-        case .handling, .answered, .finished:
+        case .startingInline, .handling, .answered, .finished:
             uploadDataSize.pointee = 0
             return .nothing
         }
@@ -206,14 +206,29 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
             }
         }
         let body = context.state.withLock { s -> [UInt8] in
-            s.phase = .handling
-            // Suspended until the handler's task delivers (RequestContext.deliver resumes).
-            handle.suspend()
+            s.phase = .startingInline
             return context.takeBody(&s)
         }
         core.setRequestComplete(true, connectionID: context.connectionID)
         let request = makeRequest(connection, context: context, version: version, body: body)
+        // The handler runs here until it first suspends: a keystroke's write, its events and
+        // its answer, all on this thread, with no task hop and no suspend/resume.
         core.dispatch(request, context: context)
+        let answered = context.state.withLock { s -> Response? in
+            switch s.phase {
+            case .ready(let response):
+                return response
+            case .startingInline:
+                // The handler waits for something: suspended until its task delivers
+                // (RequestContext.deliver resumes).
+                s.phase = .handling
+                handle.suspend()
+                return nil
+            case .receiving, .discarding, .handling, .answered, .finished:
+                return nil
+            }
+        }
+        if let answered { return queue(answered, context: context, core: core) }
         return .YES
     }
 }

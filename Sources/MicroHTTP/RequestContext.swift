@@ -22,6 +22,10 @@ final class RequestContext: Sendable {
         /// A chunked body passed the limit; the rest is dropped (up to the limit again) so the
         /// client can be told 413. libmicrohttpd 0.9.75 refuses to queue a response mid-body.
         case discarding(dropped: Int)
+        /// The handler's task started on libmicrohttpd's thread, inside the access handler's
+        /// call, and runs there until it first suspends (`ServerCore.dispatch`): the connection
+        /// is not suspended, and a response delivered meanwhile is queued by that same call.
+        case startingInline
         /// The connection is suspended while the handler runs.
         case handling
         /// The handler answered; the connection was resumed to queue this.
@@ -76,6 +80,9 @@ final class RequestContext: Sendable {
     /// Hands the handler's response over and resumes the connection, exactly once and only
     /// while it is suspended. Returns whether this response was the one delivered.
     ///
+    /// A response given while the handler still runs inline (`.startingInline`) is only kept:
+    /// the access handler's call that started it queues it when the task first suspends or ends.
+    ///
     /// Only the call that moves the phase from `.handling` (under the lock) resumes, and it
     /// resumes once the lock is let go: libmicrohttpd's thread, woken by the resume, takes this
     /// lock first thing to queue the response, and resumed under it, it woke only to block on
@@ -84,13 +91,19 @@ final class RequestContext: Sendable {
     /// and a stop delivers only to requests still `.handling`.
     @discardableResult
     func deliver(_ response: Response, beforeResuming accepted: () -> Void = {}) -> Bool {
-        let delivered = state.withLock { s -> Bool in
-            guard case .handling = s.phase else { return false }
+        enum Delivery { case refused, kept, resume }
+        let delivery = state.withLock { s -> Delivery in
+            let delivery: Delivery
+            switch s.phase {
+            case .startingInline: delivery = .kept
+            case .handling: delivery = .resume
+            default: return .refused
+            }
             s.phase = .ready(response)
             accepted()
-            return true
+            return delivery
         }
-        if delivered { connection.resume() }
-        return delivered
+        if delivery == .resume { connection.resume() }
+        return delivery != .refused
     }
 }

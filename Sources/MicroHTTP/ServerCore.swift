@@ -117,8 +117,10 @@ final class ServerCore: Sendable {
 
     // MARK: - Requests waiting for the handler
 
-    /// Runs the handler in a task; its response is delivered by resuming the connection. A
-    /// promised response (``ResponsePromise``) is delivered by whoever fulfils it, on their thread.
+    /// Runs the handler in a task on the calling thread (``InlineTaskExecutor``) until it waits
+    /// for another thread. A response given by then is queued by the access handler's
+    /// call that dispatched it; a later one is delivered by resuming the connection. A promised
+    /// response (``ResponsePromise``) is delivered by whoever fulfils it, on their thread.
     func dispatch(_ request: Request, context: RequestContext) {
         let accepted = registry.withLock { r -> Bool in
             guard !r.stopping else { return false }
@@ -129,7 +131,10 @@ final class ServerCore: Sendable {
             context.deliver(Self.serverStopping.response)
             return
         }
-        Task { [handler, logger, tracing, metrics] in
+        // Run on the calling thread (libmicrohttpd's, in the access handler) until the handler
+        // waits for another thread; the rest runs on Dispatch's (``InlineTaskExecutor``).
+        let executor = InlineTaskExecutor()
+        Task(executorPreference: executor) { [handler, logger, tracing, metrics] in
             var response: Response
             do {
                 response = try await RequestID.$current.withValue(context.requestID) {
@@ -147,6 +152,7 @@ final class ServerCore: Sendable {
             }
             self.answer(request, context: context, with: response)
         }
+        executor.drain()
     }
 
     /// Delivers the handler's `response`, or the promised one once it is given (the request

@@ -121,10 +121,17 @@ struct LivePhotosTests {
         // Loads finish only once the test releases them, after the delete (they took 2 s, and a
         // delete that came later than that on a loaded machine raced them).
         let released = CountSignal()
-        let (live, cookie) = try await start(gate: { _ in await released.wait(for: 1) })
+        let loading = CountSignal()
+        let (live, cookie) = try await start(gate: { _ in
+            loading.signal()
+            await released.wait(for: 1)
+        })
         var stream = try await live.events("/demos/photos/events?width=1000&height=768&top=0", cookie: cookie)
-        _ = try await next(&stream)  // the snapshot; its window's loads start now
+        _ = try await next(&stream)  // the snapshot; its window's loads start after it
         let list = try #require(live.app.sessionList(cookie: cookie, demo: "photos"))
+        // The delete must find every load of the window under way (a delete answered before
+        // the jobs started left the window empty: no load at all).
+        #expect(await loading.wait(for: 12), "the window's 12 loads started")
         // Delete every photo before any load ends (the window is left empty: nothing new loads).
         let ids = list.dataSource.snapshot().itemIdentifiers.map { "\"\($0)\"" }.joined(separator: ",")
         let share = try #require(live.app.shareID(cookie: cookie))
