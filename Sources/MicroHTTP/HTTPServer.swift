@@ -59,7 +59,9 @@ public final class HTTPServer: Sendable {
         public var immediateHandler: (@Sendable (Request) -> Response?)?
         /// The niceness libmicrohttpd's polling threads take when the process may set it
         /// (`CAP_SYS_NICE`): below 0, they are scheduled before the threads handlers run on,
-        /// so a request the `immediateHandler` answers (a health check) waits for no handler.
+        /// so a request the `immediateHandler` answers (a health check) waits for no handler
+        /// on the pool (a handler runs on these threads only until it first waits, and so at
+        /// their priority).
         /// Each thread takes it when it takes its first connection (a thread sets its own
         /// niceness: Linux schedules threads). Measured on 2 cores with 5,000 streams opened
         /// at once (`scripts/memory-test.py`, case C): `/healthz` p99 13–39 ms, worst 50–80 ms,
