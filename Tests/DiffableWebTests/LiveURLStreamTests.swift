@@ -66,9 +66,10 @@ struct LiveURLStreamTests {
     func publisherFollowsStreams() async throws {
         let (live, cookie) = try await start(interval: 20...40)
         let list = try #require(live.app.sessionList(cookie: cookie, demo: "urls"))
-        // No batch is what is under test: the waits below give the publisher (a batch every
-        // 20-40 ms) the time it would take to send one; nothing signals a batch not sent.
-        try await Task.sleep(for: .milliseconds(200))
+        // No batch is what is under test: read from the jobs the framework runs (started and
+        // cancelled with the change that asks for it), not waited for on a clock.
+        let urls = try #require(list.demo as? WebListDemo<URLStream>)
+        #expect(urls.runningJobIDs.isEmpty, "nobody watches: no publisher runs")
         #expect(list.version == 1, "nobody watches: no batch")
         var stream = try await live.events("/demos/urls/events?width=900&height=900", cookie: cookie)
         _ = try await next(&stream)
@@ -77,21 +78,18 @@ struct LiveURLStreamTests {
         let count = items(live, cookie).count
         #expect(URLStream.batchSizes.contains(count) && Set(items(live, cookie)).isSubset(of: Set(Self.urls)))
         #expect(try await live.postJSON("/demos/urls/actions/pause", "{}", cookie: cookie).status == 200)
-        // A batch's write that waited behind the pause finds it paused and changes nothing (the
-        // writer runs them in turn): from the pause's answer on, the version holds still.
+        // The pause's write cancels the publisher; a batch's write that waited behind the pause
+        // finds its job cancelled and changes nothing (the writer runs them in turn).
+        #expect(urls.runningJobIDs.isEmpty, "paused: the publisher is cancelled")
         let paused = list.version
-        try await Task.sleep(for: .milliseconds(300))  // no batch, as above: the time one would take
-        #expect(list.version == paused, "paused: no batch")
         #expect(try await live.postJSON("/demos/urls/actions/resume", "{}", cookie: cookie).status == 200)
+        #expect(urls.runningJobIDs == ["publisher"], "resumed: the publisher runs again")
         #expect(await eventually("the resumed publisher's next batch is applied") { list.version > paused }, "resumed: batches again")
         stream.socket.close()
         #expect(await eventually("the server sees the hang-up and the list stops counting the stream") { list.openStreamCount == 0 })
-        // The list stops counting the stream just before the demo hears of it: a batch may land
-        // in between (the time below lets it), none after.
-        try await Task.sleep(for: .milliseconds(100))
-        let closed = list.version
-        try await Task.sleep(for: .milliseconds(300))  // no batch: the time one would take
-        #expect(list.version == closed, "no stream: no batch")
+        // The job is cancelled with the stream's count (the demo hears of it just after the list
+        // stops counting it): from then on no batch is written.
+        #expect(await eventually("the publisher is cancelled with the last stream") { urls.runningJobIDs.isEmpty }, "no stream: no publisher")
     }
 }
 
