@@ -23,11 +23,10 @@ import Glibc
 ///
 /// # How it runs
 /// One libmicrohttpd thread polls every connection with epoll. When a request is complete its
-/// handler starts in a task on that thread (`InlineTaskExecutor`) and runs there until it
-/// waits for another thread: a handler that never waits (a keystroke's write and its events) is answered in the
-/// same callback, with no thread hop. One that waits has its connection suspended, and its
-/// response resumes it. Slow work belongs off that thread (DiffableWeb's heavy reads have
-/// threads of their own). Event
+/// connection is suspended and the handler runs in a `Task`; the response resumes it. A request
+/// the configuration's `runsInline` picks (one answered fast) instead starts on that thread and
+/// runs there until it waits for another thread: if it never waits (a keystroke's write and its
+/// events), it is answered in the same callback, with no thread hop. Event
 /// streams suspend whenever they have nothing to send, so an idle stream costs no thread and no
 /// CPU (see `EventStream`). Errors thrown by the handler become responses: an `HTTPError` as
 /// itself, anything else as a JSON 500 (logged at warning). One debug log line per request.
@@ -50,18 +49,24 @@ public final class HTTPServer: Sendable {
         public var port: Int
         public var limits: Limits
         /// libmicrohttpd polling threads, each with its own epoll set and share of the
-        /// connections (handlers start on them and run there until they first suspend). The default is one
+        /// connections (handlers run in Swift tasks, not on these threads, except those
+        /// `runsInline` picks). The default is one
         /// per core, up to 4: on 2 cores, 2 threads served static files about 1.8× faster than 1.
         public var threads: Int
         /// An optional handler answered synchronously on libmicrohttpd's thread, before the
         /// async handler: no task, no suspend/resume. For quick, non-blocking answers such as
         /// static files from the page cache; return `nil` to fall through to the async handler.
         public var immediateHandler: (@Sendable (Request) -> Response?)?
+        /// Which requests' handlers start on libmicrohttpd's thread and run there until they
+        /// first wait (`InlineTaskExecutor`): no task hop and no suspend/resume, for requests that
+        /// are answered fast (a keystroke's write: 3,000 keystrokes took 11.1k context switches
+        /// instead of 19.2k). Everything else runs in a task on the cooperative pool, so a slow
+        /// handler (a stream's first snapshot, a large body) never holds a polling thread and
+        /// what the `immediateHandler` answers waits for no handler. `nil`: none.
+        public var runsInline: (@Sendable (Request) -> Bool)?
         /// The niceness libmicrohttpd's polling threads take when the process may set it
         /// (`CAP_SYS_NICE`): below 0, they are scheduled before the threads handlers run on,
-        /// so a request the `immediateHandler` answers (a health check) waits for no handler
-        /// on the pool (a handler runs on these threads only until it first waits, and so at
-        /// their priority).
+        /// so a request the `immediateHandler` answers (a health check) waits for no handler.
         /// Each thread takes it when it takes its first connection (a thread sets its own
         /// niceness: Linux schedules threads). Measured on 2 cores with 5,000 streams opened
         /// at once (`scripts/memory-test.py`, case C): `/healthz` p99 13–39 ms, worst 50–80 ms,
@@ -128,7 +133,8 @@ public final class HTTPServer: Sendable {
         guard let watcher = HangupWatcher() else {
             throw ServerError.couldNotStart("epoll_create1/eventfd failed (errno \(errno))")
         }
-        core = ServerCore(handler: handler, immediateHandler: configuration.immediateHandler, logger: logger, limits: configuration.limits,
+        core = ServerCore(handler: handler, immediateHandler: configuration.immediateHandler, runsInline: configuration.runsInline,
+                          logger: logger, limits: configuration.limits,
                           watcher: watcher, libraryThreadNiceness: configuration.libraryThreadNiceness,
                           routeTemplate: configuration.routeTemplate ?? { _, _ in "unknown" })
     }

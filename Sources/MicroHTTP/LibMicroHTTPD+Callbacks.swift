@@ -205,22 +205,29 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
                 return queue(response, context: context, core: core)
             }
         }
-        let body = context.state.withLock { s -> [UInt8] in
-            s.phase = .startingInline
-            return context.takeBody(&s)
+        let body = context.state.withLock { context.takeBody(&$0) }
+        let request = makeRequest(connection, context: context, version: version, body: body)
+        let inline = core.runsInline?(request) ?? false
+        context.state.withLock { s in
+            if inline {
+                s.phase = .startingInline
+            } else {
+                s.phase = .handling
+                // Suspended until the handler's task delivers (RequestContext.deliver resumes).
+                handle.suspend()
+            }
         }
         core.setRequestComplete(true, connectionID: context.connectionID)
-        let request = makeRequest(connection, context: context, version: version, body: body)
-        // The handler runs here until it first suspends: a keystroke's write, its events and
-        // its answer, all on this thread, with no task hop and no suspend/resume.
-        core.dispatch(request, context: context)
+        // Inline, the handler runs here until it first waits: a keystroke's write, its events
+        // and its answer, all on this thread, with no task hop and no suspend/resume.
+        core.dispatch(request, context: context, inline: inline)
+        guard inline else { return .YES }
         let answered = context.state.withLock { s -> Response? in
             switch s.phase {
             case .ready(let response):
                 return response
             case .startingInline:
-                // The handler waits for something: suspended until its task delivers
-                // (RequestContext.deliver resumes).
+                // The handler waits for something: suspended until its task delivers.
                 s.phase = .handling
                 handle.suspend()
                 return nil

@@ -11,6 +11,8 @@ import Glibc
 final class ServerCore: Sendable {
     let handler: HTTPServer.Handler
     let immediateHandler: (@Sendable (Request) -> Response?)?
+    /// `HTTPServer.Configuration.runsInline`.
+    let runsInline: (@Sendable (Request) -> Bool)?
     let logger: Logger
     let limits: Limits
     /// Connections libmicrohttpd has open (its `MHD_OPTION_NOTIFY_CONNECTION`). Changed with
@@ -100,12 +102,13 @@ final class ServerCore: Sendable {
     }
 
     init(handler: @escaping HTTPServer.Handler, immediateHandler: (@Sendable (Request) -> Response?)?,
-         logger: Logger, limits: Limits, watcher: HangupWatcher, libraryThreadNiceness: Int32? = nil,
+         runsInline: (@Sendable (Request) -> Bool)? = nil, logger: Logger, limits: Limits, watcher: HangupWatcher, libraryThreadNiceness: Int32? = nil,
          routeTemplate: @escaping @Sendable (HTTPMethod, String) -> String = { _, _ in "unknown" }) {
         self.libraryThreadNiceness = libraryThreadNiceness
         self.metrics = HTTPServerMetrics(routeTemplate: routeTemplate)
         self.handler = handler
         self.immediateHandler = immediateHandler
+        self.runsInline = runsInline
         self.logger = logger
         self.limits = limits
         self.maxConnections = Atomic(limits.maxConnections)
@@ -117,11 +120,12 @@ final class ServerCore: Sendable {
 
     // MARK: - Requests waiting for the handler
 
-    /// Runs the handler in a task on the calling thread (``InlineTaskExecutor``) until it waits
-    /// for another thread. A response given by then is queued by the access handler's
-    /// call that dispatched it; a later one is delivered by resuming the connection. A promised
-    /// response (``ResponsePromise``) is delivered by whoever fulfils it, on their thread.
-    func dispatch(_ request: Request, context: RequestContext) {
+    /// Runs the handler in a task; its response is delivered by resuming the connection. With
+    /// `inline`, the task runs on the calling thread (``InlineTaskExecutor``) until it waits for
+    /// another thread, and a response given by then is queued by the access handler's call that
+    /// dispatched it. A promised response (``ResponsePromise``) is delivered by whoever fulfils
+    /// it, on their thread.
+    func dispatch(_ request: Request, context: RequestContext, inline: Bool = false) {
         let accepted = registry.withLock { r -> Bool in
             guard !r.stopping else { return false }
             r.pending[ObjectIdentifier(context)] = context
@@ -131,9 +135,9 @@ final class ServerCore: Sendable {
             context.deliver(Self.serverStopping.response)
             return
         }
-        // Run on the calling thread (libmicrohttpd's, in the access handler) until the handler
-        // waits for another thread; the rest runs on Dispatch's (``InlineTaskExecutor``).
-        let executor = InlineTaskExecutor()
+        // Inline: on the calling thread (libmicrohttpd's, in the access handler) until the
+        // handler waits for another thread; the rest runs on Dispatch's.
+        let executor = inline ? InlineTaskExecutor() : nil
         Task(executorPreference: executor) { [handler, logger, tracing, metrics] in
             var response: Response
             do {
@@ -152,7 +156,7 @@ final class ServerCore: Sendable {
             }
             self.answer(request, context: context, with: response)
         }
-        executor.drain()
+        executor?.drain()
     }
 
     /// Delivers the handler's `response`, or the promised one once it is given (the request

@@ -21,6 +21,7 @@ struct LiveServer: Sendable {
         configuration.limits.maxConnectionsPerAddress = 0
         configuration.immediateHandler = { app.immediateResponse($0) }
         configuration.routeTemplate = { WebApp.routeTemplate(method: $0, rawPath: $1) }
+        configuration.runsInline = { WebApp.runsInline($0) }
         let server = try HTTPServer(configuration: configuration, logger: quietLogger) { await app.respond($0) }
         try server.start()
         let live = LiveServer(app: app, server: server)

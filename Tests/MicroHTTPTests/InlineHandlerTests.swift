@@ -22,8 +22,11 @@ struct InlineHandlerTests {
         }
     }
 
+    /// A server that runs inline the requests whose path does not start with `/pool`.
     private static func server(threads: Int = 2, _ handler: @escaping HTTPServer.Handler) throws -> HTTPServer {
-        let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threads: threads), logger: quietLogger, handler: handler)
+        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threads: threads)
+        configuration.runsInline = { !$0.path.hasPrefix("/pool") }
+        let server = try HTTPServer(configuration: configuration, logger: quietLogger, handler: handler)
         try server.start()
         return server
     }
@@ -43,6 +46,16 @@ struct InlineHandlerTests {
             #expect(response.status == 200)
             #expect(response.text == "MHD-worker \(expected) MHD-worker")
         }
+    }
+
+    @Test("a request the configuration does not pick runs on the cooperative pool")
+    func notPicked() async throws {
+        let server = try Self.server { _ in .text(Self.threadName()) }
+        defer { server.stop() }
+        let pooled = try await get(port: server.port, "/pool/a")
+        #expect(pooled.status == 200 && !pooled.text.hasPrefix("MHD-"), "\(pooled.text)")
+        let inline = try await get(port: server.port, "/a")
+        #expect(inline.status == 200 && inline.text == "MHD-worker")
     }
 
     @Test("a waiting handler frees libmicrohttpd's thread, and is answered from the thread it ends on")

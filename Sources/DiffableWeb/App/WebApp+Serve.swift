@@ -23,6 +23,7 @@ extension WebApp {
         var serverConfiguration = HTTPServer.Configuration(host: host, port: port, limits: limits)
         serverConfiguration.immediateHandler = { app.immediateResponse($0) }
         serverConfiguration.routeTemplate = { WebApp.routeTemplate(method: $0, rawPath: $1) }
+        serverConfiguration.runsInline = { WebApp.runsInline($0) }
         // `/healthz` and static files are answered on libmicrohttpd's threads: ahead of the
         // handlers' threads when the process may say so (as root).
         // −3, not more: at −10 they preempted the handlers' threads so often that an operation
