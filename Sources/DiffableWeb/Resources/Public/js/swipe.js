@@ -154,13 +154,10 @@ export function bindSwipeActions(container, view) {
   }
 
   container.addEventListener("pointerdown", (event) => {
-    if (row && !row.cell.contains(event.target)) {
-      // A tap outside the open row closes it, and does nothing else.
-      close();
-      suppressClick = true;
-      return;
-    }
-    suppressClick = false;
+    const closing = row && !row.cell.contains(event.target);
+    // A tap outside the open row closes it and selects nothing (a swipe on another row still starts).
+    if (closing) close();
+    suppressClick = Boolean(closing);
     if (editing() || (event.pointerType === "mouse" && event.button !== 0)) return;
     if (event.target.closest?.(".swipe-tray, button, a, input, select, textarea, label, form, .drag-handle")) return;
     const cell = itemOf(event.target);
@@ -259,6 +256,16 @@ export function bindSwipeActions(container, view) {
     event.stopPropagation();
     showActionsMenu(button, cell);
   });
+
+  // Enter or Space on the button opens its menu (before the listbox's keys take them as a tap on the row).
+  container.addEventListener("keydown", (event) => {
+    const button = event.target.closest?.(".row-actions");
+    const cell = button && itemOf(button);
+    if (!cell || (event.key !== "Enter" && event.key !== " ")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    showActionsMenu(button, cell);
+  }, true);
 
   /** Gives each row its "Actions" button (after every render: a re-rendered row lost it). */
   function decorate() {
