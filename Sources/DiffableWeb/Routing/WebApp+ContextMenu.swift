@@ -34,8 +34,7 @@ extension WebApp {
     func performMenuAction(_ request: Request, _ list: LiveList, client: String) async throws -> Response {
         _ = try Self.contextual(list, swipe: false)
         let input: MenuInput = try decodeBody(request)
-        guard let items = input.items else { throw HTTPError(.badRequest, code: "missing_parameter", message: "Missing parameter: items") }
-        guard let action = input.action else { throw HTTPError(.badRequest, code: "missing_parameter", message: "Missing parameter: action") }
+        let items = try Self.required(input.items, "items"), action = try Self.required(input.action, "action")
         try APILimits.checkIdentifiers(items, at: "items")
         try APILimits.checkIdentifier(action, at: "action")
         let (version, performed) = try await list.performMenuAction(action, on: items, client: input.client.map { String($0.prefix(64)) } ?? client,
@@ -45,11 +44,6 @@ extension WebApp {
 
     /// The page's route: `GET` the menu, `POST` an action of it.
     func menu(_ request: Request, _ descriptor: DemoDescriptor) async throws -> Response {
-        let (session, cookie) = try await session(for: request)
-        let list = try await list(session, descriptor)
-        if request.method == .post {
-            return try await retryingLostRace(session, descriptor, list) { try await performMenuAction(request, $0, client: "default") }.with(cookie)
-        }
-        return try menuAnswer(request, list).with(cookie)
+        try await contextualPage(request, descriptor, read: menuAnswer, perform: performMenuAction)
     }
 }
