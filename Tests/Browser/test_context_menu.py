@@ -104,3 +104,14 @@ def test_context_menu_screenshots(driver, server, scheme):
     ActionChains(driver).context_click(row(driver, "thinking-face")).perform()
     wait_until(lambda: open_menu_items(driver) == "grinning-face thinking-face", message="the menu")
     screenshot(driver, f"context-menu-1280-{scheme}.png")
+
+
+def test_long_press_on_touch_opens_the_menu(driver, server):
+    open_explorer(driver, server, 390)
+    bring_into_view(driver, "pizza")
+    rect = driver.execute_script("const r = document.querySelector('#list > .cell[data-id=\"pizza\"]').getBoundingClientRect();"
+                                 "return {x: r.left + r.width / 2, y: r.top + r.height / 2};")
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": rect["x"], "y": rect["y"]}]})
+    wait_until(lambda: open_menu_items(driver) == "pizza", message="the long press's menu")
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert menu_actions(driver) == ["star", "copy-name", "hide"]
