@@ -267,6 +267,18 @@ export function bindSwipeActions(container, view) {
     showActionsMenu(button, cell);
   }, true);
 
+  /**
+   * One Actions button in the Tab order: the one of the row that holds the list's roving
+   * focus (Tab goes from the row to its button, not through every row's).
+   */
+  function syncTabOrder() {
+    for (const element of view.elements.values()) {
+      const button = element.querySelector(":scope > .row-actions");
+      if (button) button.tabIndex = element.tabIndex === 0 ? 0 : -1;
+    }
+  }
+  container.addEventListener("focusin", () => requestAnimationFrame(syncTabOrder));
+
   /** Gives each row its "Actions" button (after every render: a re-rendered row lost it). */
   function decorate() {
     for (const element of view.elements.values()) {
@@ -286,6 +298,7 @@ export function bindSwipeActions(container, view) {
       button.textContent = "⋯";
       element.append(button);
     }
+    syncTabOrder();
   }
 
   return { decorate, close: () => close() };
