@@ -27,7 +27,20 @@ export function bindContextMenu(container) {
     return element && container.contains(element) && element.dataset.kind === "item" ? element : null;
   };
 
+  /** A menu being asked for (a long press may also bring the browser's contextmenu event). */
+  let opening = false;
+
   async function show(cell, point, returnFocus) {
+    if (opening) return;
+    opening = true;
+    try {
+      await fetchAndOpen(cell, point, returnFocus);
+    } finally {
+      opening = false;
+    }
+  }
+
+  async function fetchAndOpen(cell, point, returnFocus) {
     const query = cell ? `?item=${encodeURIComponent(cell.dataset.id)}` : "";
     let answer = null;
     try {

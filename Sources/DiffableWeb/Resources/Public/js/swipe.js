@@ -163,8 +163,7 @@ export function bindSwipeActions(container, view) {
     const cell = itemOf(event.target);
     if (!cell) return;
     const state = row?.cell === cell ? row : { cell, trays: {}, offset: 0, config: null };
-    pointer = { id: event.pointerId, x: event.clientX, y: event.clientY, base: state.offset, state, swiping: false,
-                actions: state.config ? Promise.resolve(state.config) : actionsOf(cell.dataset.id) };
+    pointer = { id: event.pointerId, x: event.clientX, y: event.clientY, base: state.offset, state, swiping: false };
   });
 
   container.addEventListener("pointermove", (event) => {
@@ -181,7 +180,9 @@ export function bindSwipeActions(container, view) {
       row = state;
       state.cell.classList.add("swiping");
       state.cell.dataset.swipe = "dragging";
-      pointer.actions.then((config) => { if (row === state) setActions(state, config); });
+      // Asked once the drag is a swipe (a click asks nothing), and then kept while the row is open.
+      state.actions ??= actionsOf(state.cell.dataset.id);
+      state.actions.then((config) => { if (row === state && !state.config) setActions(state, config); });
     }
     event.preventDefault();
     place(state, clamp(state, pointer.base + dx), false);
@@ -194,7 +195,7 @@ export function bindSwipeActions(container, view) {
     pointer = null;
     if (!swiping) return;
     suppressClick = true;
-    const config = await (state.config ? Promise.resolve(state.config) : actionsOf(state.cell.dataset.id));
+    const config = await state.actions;
     if (row !== state) return;
     if (!state.config) setActions(state, config);
     const offset = state.offset;
