@@ -37,6 +37,9 @@ extension BuiltInDemos {
         "list-appearances": Introduction(summary: "One list of emoji in the five looks of an iPhone or iPad list.",
                                          tryThis: "Switch between Plain, Inset grouped and Sidebar: every row glides to its new place.",
                                          example: ExampleRequest(action: "appearance", body: #"{"style":"insetGrouped"}"#)),
+        "emoji-explorer": Introduction(summary: "Emoji by category: search them, select several, swipe a row to star or hide it.",
+                                       tryThis: "Swipe a row to the right to star it, or right-click a selection for its menu.",
+                                       example: ExampleRequest(action: "search", body: #"{"query":"face"}"#)),
     ]
 
     /// The descriptors with their index-page introduction and picture (`Public/images/demos/`).

@@ -36,19 +36,23 @@ struct APIContractTests {
         let app = try await makeApp()
         let created = await app.handle(Request(method: .post, target: "/api/sessions"))
         let id = try #require(created.json?["id"] as? String)
+        // Swipe actions and context menus: a list that has them.
+        let contextual = { (path: String) in path.hasSuffix("/swipe-actions") || path.hasSuffix("/menu") }
         func concrete(_ path: String) -> String {
-            path.replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{demo}", with: "numbers")
+            path.replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{demo}", with: contextual(path) ? "emoji-explorer" : "numbers")
                 .replacingOccurrences(of: "{action}", with: "append")
         }
         let byPath = Dictionary(grouping: APIRoutes.all, by: \.path)
         for (path, routes) in byPath {
-            let target = concrete(path) + (path.hasSuffix("/layout") ? "?width=390&height=844" : "")
+            let target = concrete(path) + (path.hasSuffix("/layout") ? "?width=390&height=844" : path.hasSuffix("/swipe-actions") ? "?item=fox" : "")
             for route in routes where !path.hasSuffix("/events") {
                 var headers: HTTPHeaders = [:]
                 var body: [UInt8] = []
                 if route.method == "PUT" { headers["Content-Type"] = "application/json"; body = Array(#"{"sections":[]}"#.utf8) }
                 if path.hasSuffix("/operations") { headers["Content-Type"] = "application/json"; body = Array(#"{"operations":[]}"#.utf8) }
                 if path.hasSuffix("/selection") { headers["Content-Type"] = "application/json"; body = Array(#"{"deselect":[]}"#.utf8) }
+                if path.hasSuffix("/swipe-actions") { headers["Content-Type"] = "application/json"; body = Array(#"{"item":"fox","action":"star"}"#.utf8) }
+                if path.hasSuffix("/menu") { headers["Content-Type"] = "application/json"; body = Array(#"{"items":["panda"],"action":"hide"}"#.utf8) }
                 let response = await app.handle(Request(method: HTTPMethod(route.method), target: target, headers: headers, body: body))
                 #expect((200..<300).contains(response.status.code), "\(route.method) \(path) → \(response.status.code) \(response.text)")
             }

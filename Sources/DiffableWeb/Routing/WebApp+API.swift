@@ -75,6 +75,12 @@ extension WebApp {
         case .selection:
             if request.method == .post { return try await retryingLostRace(session, descriptor, list) { try await changeSelection(request, $0) } }
             return try selectionAnswer(list)
+        case .swipeActions:
+            if request.method == .post { return try await retryingLostRace(session, descriptor, list) { try await performSwipeAction(request, $0, client: "api") } }
+            return try swipeActionsAnswer(request, list)
+        case .menu:
+            if request.method == .post { return try await retryingLostRace(session, descriptor, list) { try await performMenuAction(request, $0, client: "api") } }
+            return try menuAnswer(request, list)
         case .events:
             return try eventStream(request, list: list, cookie: nil)
         }

@@ -84,6 +84,11 @@ extension WebApp {
             context["multiple"] = selection.multiple
             context["selectedCount"] = selection.items.count
         }
+        // Swipe actions and context menus: the client asks the server for them (`+SwipeActions`, `+ContextMenu`).
+        if let contextual = list.demo as? any ContextualActionsServing {
+            if contextual.offersSwipeActions { context["swipeActions"] = true }
+            if contextual.offersContextMenus { context["contextMenu"] = true }
+        }
         context["firstPosition"] = first + 1
         context["pageNumber"] = pageNumber
         context["pageCount"] = pages

@@ -124,6 +124,8 @@ extension WebApp {
             case .asset: return try asset(request, descriptor, name: match.parameter("asset"))
             case .action: return try await action(request, descriptor, name: match.parameter("action"))
             case .select: return try await select(request, descriptor)
+            case .swipe: return try await swipe(request, descriptor)
+            case .menu: return try await menu(request, descriptor)
             }
         }
         if request.method == .get || request.method == .head, let file = staticFiles.response(for: request) {

@@ -17,6 +17,8 @@ import { bindScriptPanel, showDetails } from "./script-panel.js";
 import { connectionIndicator } from "./connection.js";
 import { Measurer, anchorScroll } from "./measure.js";
 import { bindSelection } from "./selection.js";
+import { bindSwipeActions } from "./swipe.js";
+import { bindContextMenu } from "./context-menu.js";
 
 /**
  * A page whose URL asked for a view of the list (`?q=` of the search form) shows it without
@@ -49,6 +51,8 @@ async function start() {
   const measurer = new Measurer(demo, model, postJSON);
   /** @type {ReturnType<typeof bindSelection>} set once the view exists (a selectable list only) */
   let selection = null;
+  /** @type {ReturnType<typeof bindSwipeActions>} set once the view exists (a list with swipe actions only) */
+  let swipe = null;
   const view = new ListView(container, model, {
     animator,
     measurer,
@@ -57,9 +61,13 @@ async function start() {
       syncMoveButtons(container, model); // ↑ off on the first row, ↓ on the last
       syncPositionFields(model); // the script panel's positions: 1 … the item count
       selection?.decorate(); // options and aria-selected on the cells just made
+      swipe?.decorate(); // each row's Actions button
     },
   });
   selection = bindSelection(container, view);
+  swipe = bindSwipeActions(container, view);
+  swipe?.decorate();
+  bindContextMenu(container);
 
   const measure = () => ({
     width: Math.round(container.clientWidth),
