@@ -69,11 +69,12 @@ def test_click_selects_and_aria_selected_follows(driver, server, width):
     ActionChains(driver).key_down(Keys.SHIFT).click(cell(driver, "n5")).key_up(Keys.SHIFT).perform()
     wait_for_selection(driver, ["n2", "n3", "n4", "n5"], "a Shift-click's range from the anchor (n2)")
     assert driver.execute_script("return window.getSelection().toString()") == "", "a Shift-click selects rows, not text"
-    # A selected row looks selected: its background is not an unselected row's.
-    backgrounds = driver.execute_script("""
+    # A selected row looks selected: its background (once its transition ends) is not an
+    # unselected row's.
+    backgrounds = lambda: driver.execute_script("""
         const bg = (id) => getComputedStyle(document.querySelector(`#list > .cell[data-id=${id}]`)).backgroundColor;
         return [bg('n3'), bg('n1')];""")
-    assert backgrounds[0] != backgrounds[1], backgrounds
+    wait_until(lambda: (lambda b: b[0] != b[1])(backgrounds()), message="a selected row's background unlike an unselected one's")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(SCREENSHOTS / f"selection-{width}.png"))
     assert console_errors(driver) == []
