@@ -37,6 +37,9 @@ extension BuiltInDemos {
         "list-appearances": Introduction(summary: "One list of emoji in the five looks of an iPhone or iPad list.",
                                          tryThis: "Switch between Plain, Inset grouped and Sidebar: every row glides to its new place.",
                                          example: ExampleRequest(action: "appearance", body: #"{"style":"insetGrouped"}"#)),
+        "editing": Introduction(summary: "A list of people you edit as on an iPhone: delete, reorder, select several.",
+                                tryThis: "Press Edit, tap a red circle, then Delete; drag a row by its handle to the other section.",
+                                example: ExampleRequest(action: "restore", body: "{}")),
     ]
 
     /// The descriptors with their index-page introduction and picture (`Public/images/demos/`).

@@ -32,8 +32,8 @@ struct Route: Sendable {
 
     enum Root: Sendable, Equatable { case index, openAPI, health, metrics, dropStreams }
     enum API: Sendable, Equatable { case demos, createSession }
-    enum List: Sendable, Equatable { case snapshot, operations, layout, actions, action, selection, events }
-    enum Page: Sendable, Equatable { case page, events, viewport, measure, actions, action, select, asset }
+    enum List: Sendable, Equatable { case snapshot, operations, layout, actions, action, selection, editing, deleteItem, events }
+    enum Page: Sendable, Equatable { case page, events, viewport, measure, actions, action, select, editing, deleteItem, asset }
 
     enum Scope: Sendable, Equatable {
         case root, api, session, list, page, immediate
@@ -118,6 +118,9 @@ enum Routes {
         Route("/api/sessions/{id}/demos/{demo}/actions/{action}", ["POST"], .list(.action), operations: ["POST": "runAction"]),
         Route("/api/sessions/{id}/demos/{demo}/selection", ["GET", "HEAD", "POST"], .list(.selection),
               operations: ["GET": "getSelection", "POST": "changeSelection"]),
+        Route("/api/sessions/{id}/demos/{demo}/editing", ["GET", "HEAD", "POST"], .list(.editing),
+              operations: ["GET": "getEditing", "POST": "setEditing"]),
+        Route("/api/sessions/{id}/demos/{demo}/delete-item", ["POST"], .list(.deleteItem), operations: ["POST": "deleteItem"]),
         Route("/api/sessions/{id}/demos/{demo}/events", ["GET"], .list(.events), operations: ["GET": "followEvents"]),
 
         Route("/demos/{demo}", ["GET", "HEAD"], .page(.page)),
@@ -127,6 +130,8 @@ enum Routes {
         Route("/demos/{demo}/actions", ["GET", "HEAD"], .page(.actions)),
         Route("/demos/{demo}/actions/{action}", ["POST"], .page(.action)),
         Route("/demos/{demo}/select", ["POST"], .page(.select)),
+        Route("/demos/{demo}/editing", ["POST"], .page(.editing)),
+        Route("/demos/{demo}/delete-item", ["POST"], .page(.deleteItem)),
         Route("/demos/{demo}/assets/{asset}", ["GET", "HEAD"], .page(.asset)),
     ]
 

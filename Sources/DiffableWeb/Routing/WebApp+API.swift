@@ -75,6 +75,11 @@ extension WebApp {
         case .selection:
             if request.method == .post { return try await retryingLostRace(session, descriptor, list) { try await changeSelection(request, $0) } }
             return try selectionAnswer(list)
+        case .editing:
+            if request.method == .post { return try await retryingLostRace(session, descriptor, list) { try await changeEditing(request, $0) } }
+            return try editingAnswer(list)
+        case .deleteItem:
+            return try await retryingLostRace(session, descriptor, list) { try await deleteItem(request, $0) }
         case .events:
             return try eventStream(request, list: list, cookie: nil)
         }

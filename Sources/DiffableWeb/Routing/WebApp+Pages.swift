@@ -83,6 +83,8 @@ extension WebApp {
             context["selectable"] = true
             context["multiple"] = selection.multiple
             context["selectedCount"] = selection.items.count
+            context["editing"] = selection.editing  // the Edit button, and `data-editing` on the list (docs/protocol.md, "Editing")
+            context["hasButtons"] = true
         }
         context["firstPosition"] = first + 1
         context["pageNumber"] = pageNumber

@@ -124,6 +124,8 @@ extension WebApp {
             case .asset: return try asset(request, descriptor, name: match.parameter("asset"))
             case .action: return try await action(request, descriptor, name: match.parameter("action"))
             case .select: return try await select(request, descriptor)
+            case .editing: return try await setEditing(request, descriptor)
+            case .deleteItem: return try await deleteItem(request, descriptor)
             }
         }
         if request.method == .get || request.method == .head, let file = staticFiles.response(for: request) {

@@ -17,6 +17,8 @@ import { bindScriptPanel, showDetails } from "./script-panel.js";
 import { connectionIndicator } from "./connection.js";
 import { Measurer, anchorScroll } from "./measure.js";
 import { bindSelection } from "./selection.js";
+import { bindEditing } from "./editing.js";
+import { bindSelectionActions } from "./selection-actions.js";
 
 /**
  * A page whose URL asked for a view of the list (`?q=` of the search form) shows it without
@@ -49,6 +51,8 @@ async function start() {
   const measurer = new Measurer(demo, model, postJSON);
   /** @type {ReturnType<typeof bindSelection>} set once the view exists (a selectable list only) */
   let selection = null;
+  /** @type {ReturnType<typeof bindEditing>} set once the selection exists */
+  let editing = null;
   const view = new ListView(container, model, {
     animator,
     measurer,
@@ -57,9 +61,12 @@ async function start() {
       syncMoveButtons(container, model); // ↑ off on the first row, ↓ on the last
       syncPositionFields(model); // the script panel's positions: 1 … the item count
       selection?.decorate(); // options and aria-selected on the cells just made
+      editing?.decorate(); // the multiselect circles of the cells just made
     },
   });
   selection = bindSelection(container, view);
+  bindSelectionActions();
+  editing = bindEditing(demo, container, view, selection);
 
   const measure = () => ({
     width: Math.round(container.clientWidth),
