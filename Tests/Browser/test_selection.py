@@ -1,6 +1,6 @@
 """Selection on Numbers (multiple selection, docs/protocol.md "Selection"): the WAI-ARIA listbox
 pattern, clicks and the keyboard, the same selection live in two windows of one session, the
-page's Edit mode, and the no-JavaScript form. Every wait is on what the page shows or states
+editing mode, and the no-JavaScript form. Every wait is on what the page shows or states
 (aria-selected, the client's selection), never a sleep."""
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -134,15 +134,21 @@ def test_two_windows_of_one_session_show_the_same_selection_live(driver, server,
         other.quit()
 
 
-def test_edit_mode_is_a_plain_list_whose_clicks_do_not_select(driver, server):
+def test_edit_mode_is_a_plain_list_whose_clicks_toggle_the_multiselect_circles(driver, server):
+    """Editing mode (the server's, docs/protocol.md "Editing"): the rows hold buttons, so the list
+    is a plain list; with multiple selection during editing a click on a row toggles it, shown
+    by its multiselect circle; Done keeps the selection (multiple selection out of editing too)."""
     open_numbers(driver, server)
     driver.find_element(By.ID, "edit-toggle").click()
     wait_until(lambda: list_role(driver) == "list", message="a plain list while editing")
     assert driver.execute_script("return document.querySelectorAll('#list [role=option], #list [aria-selected]').length") == 0
     cell(driver, "n2").find_element(By.CSS_SELECTOR, ".label").click()
+    circle = cell(driver, "n2").find_element(By.CSS_SELECTOR, '[data-accessory="multiselect"]')
+    wait_until(lambda: circle.get_attribute("aria-checked") == "true", message="n2's circle checked")
+    assert driver.execute_script("return window.diffableWeb.selection().items") == ["n2"]
     driver.find_element(By.ID, "edit-toggle").click()
     wait_until(lambda: list_role(driver) == "listbox", message="a listbox again")
-    assert driver.execute_script("return window.diffableWeb.selection().items") == [], "the click while editing selected nothing"
+    wait_for_selection(driver, ["n2"], "the selection made while editing")
     assert console_errors(driver) == []
 
 

@@ -56,7 +56,9 @@ extension WebApp {
         let list = try await list(session, descriptor)
         guard list.demo.selection != nil else { throw Self.notSelectable(descriptor.name) }
         let (version, selection) = try await retryingLostRace(session, descriptor, list) { list in
-            try await list.select(.setEditing(editing), client: client, seq: input.seq)
+            // Ordered among this client's Edit and Done alone: a tap sent just after (a newer
+            // `seq`) must not make the press stale.
+            try await list.select(.setEditing(editing), client: "editing:" + client, seq: input.seq)
         }
         if request.isForm { return Response.redirect(to: "/demos/\(descriptor.name)").with(cookie) }
         return Self.editingAnswer(version: version, selection: selection).with(cookie)

@@ -54,21 +54,35 @@ export function bindEditing(demo, container, view, selection) {
     }
   }
 
+  // Edit and Done show at once, as UIKit's do; until the server answers, the editing state
+  // events state is older than the person's press, so it is not shown.
+  let pending = 0;
+  /** The editing state the server stated last. */
+  let confirmed = editing;
+
   document.addEventListener("diffable-web:selection", (event) => {
     items = new Set(event.detail.items);
-    if (typeof event.detail.editing === "boolean") showEditing(event.detail.editing);
+    if (typeof event.detail.editing === "boolean") {
+      confirmed = event.detail.editing;
+      if (pending === 0) showEditing(confirmed);
+    }
     decorate();
   });
 
   form?.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const outcome = await postAction(form.dataset.editingUrl, { editing: !editing, seq: nextSeq() });
+    const wanted = !editing;
+    pending += 1;
+    showEditing(wanted);
+    const outcome = await postAction(form.dataset.editingUrl, { editing: wanted, seq: nextSeq() });
+    pending -= 1;
     if (outcome.ok) {
       clearFailure(toggle);
       selection.show("changeset", { version: outcome.answer.version, selection: outcome.answer.selection });
     } else {
-      showFailure(toggle, describe(outcome, editing ? "Done" : "Edit"));
+      showFailure(toggle, describe(outcome, wanted ? "Edit" : "Done"));
     }
+    if (pending === 0) showEditing(confirmed);
   });
 
   // The delete confirmation: one row at a time, as UIKit reveals one red Delete button.
