@@ -145,6 +145,7 @@ def test_the_keyboard_reaches_a_delete_circle_and_confirms(driver, server):
     ActionChains(driver).send_keys(Keys.ENTER).perform()
     wait_until(lambda: "c-ada" not in dom_items(driver), message="c-ada deleted")
     assert "c-ada" not in server_items(driver, server)
+    assert active() == ["c-grace", "delete"], "the focus goes on to the next row's delete circle"
     assert console_errors(driver) == []
 
 

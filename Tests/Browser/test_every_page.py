@@ -53,7 +53,7 @@ NEEDS_SELF_SIZING = set()
 def demo_and_state(page):
     """"photos-grid" is Photos in its grid layout; "insertion-sort" is a demo."""
     demo, _, state = page.rpartition("-")
-    return (demo, state) if state in STATES else (page, "")
+    return (demo, state) if demo and state in STATES else (page, "")
 
 
 def demos_on_the_index(server):

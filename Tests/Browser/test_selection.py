@@ -69,11 +69,13 @@ def test_click_selects_and_aria_selected_follows(driver, server, width):
     ActionChains(driver).key_down(Keys.SHIFT).click(cell(driver, "n5")).key_up(Keys.SHIFT).perform()
     wait_for_selection(driver, ["n2", "n3", "n4", "n5"], "a Shift-click's range from the anchor (n2)")
     assert driver.execute_script("return window.getSelection().toString()") == "", "a Shift-click selects rows, not text"
-    # A selected row looks selected: its background is not an unselected row's.
-    backgrounds = driver.execute_script("""
-        const bg = (id) => getComputedStyle(document.querySelector(`#list > .cell[data-id=${id}]`)).backgroundColor;
-        return [bg('n3'), bg('n1')];""")
-    assert backgrounds[0] != backgrounds[1], backgrounds
+    # A selected row looks selected: its background is not an unselected row's (once its
+    # 0.12 s tint transition has run: waited for, not timed).
+    def backgrounds():
+        return driver.execute_script("""
+            const bg = (id) => getComputedStyle(document.querySelector(`#list > .cell[data-id=${id}]`)).backgroundColor;
+            return [bg('n3'), bg('n1')];""")
+    wait_until(lambda: backgrounds()[0] != backgrounds()[1], message=f"a selected row's tint (backgrounds {backgrounds()})")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(SCREENSHOTS / f"selection-{width}.png"))
     assert console_errors(driver) == []

@@ -49,6 +49,16 @@ struct APIContractTests {
                 if route.method == "PUT" { headers["Content-Type"] = "application/json"; body = Array(#"{"sections":[]}"#.utf8) }
                 if path.hasSuffix("/operations") { headers["Content-Type"] = "application/json"; body = Array(#"{"operations":[]}"#.utf8) }
                 if path.hasSuffix("/selection") { headers["Content-Type"] = "application/json"; body = Array(#"{"deselect":[]}"#.utf8) }
+                if path.hasSuffix("/editing") { headers["Content-Type"] = "application/json"; body = Array(#"{"editing":false}"#.utf8) }
+                if path.hasSuffix("/delete-item") {
+                    // An item to delete, whatever the requests before this one left.
+                    _ = await app.handle(Request(method: .post, target: concrete("/api/sessions/{id}/demos/{demo}/actions/append"),
+                                                 headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
+                    let items = await app.handle(Request(method: .get, target: concrete("/api/sessions/{id}/demos/{demo}/snapshot")))
+                    let last = ((items.json?["sections"] as? [[String: Any]])?.last?["items"] as? [[String: Any]])?.last?["id"] as? String
+                    headers["Content-Type"] = "application/json"
+                    body = Array(#"{"item":"\#(last ?? "")"}"#.utf8)
+                }
                 let response = await app.handle(Request(method: HTTPMethod(route.method), target: target, headers: headers, body: body))
                 #expect((200..<300).contains(response.status.code), "\(route.method) \(path) → \(response.status.code) \(response.text)")
             }

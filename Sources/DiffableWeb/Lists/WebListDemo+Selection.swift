@@ -133,10 +133,18 @@ extension WebListDemo {
         return settings
     }
 
+    /// Sorted keys: the same selection, the same text, so that a request that changes nothing
+    /// (a second Done) is no new version.
+    private static var selectionEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+
     /// The selection's part of the saved state (empty when there is nothing to keep).
     func savedSelection(_ selection: ItemSelection<String>) -> [String: String] {
         guard registration.isSelectable, selection != ItemSelection(settings: selection.settings) || selection.settings != SelectionSettings(),
-              let data = try? JSONEncoder().encode(selection) else { return [:] }
+              let data = try? Self.selectionEncoder.encode(selection) else { return [:] }
         return [Self.selectionKey: String(decoding: data, as: UTF8.self)]
     }
 

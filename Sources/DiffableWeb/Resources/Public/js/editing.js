@@ -37,7 +37,7 @@ export function bindEditing(demo, container, view, selection) {
     if (toggle) {
       toggle.textContent = editing ? "Done" : "Edit";
       toggle.setAttribute("aria-pressed", String(editing));
-      form.querySelector("input[name=editing]").value = String(!editing);
+      toggle.value = String(!editing); // what a press asks for (the form without JavaScript)
     }
     if (!editing) hideConfirmation();
     if (changed) announce(editing ? "Editing" : "Done editing");
@@ -108,6 +108,18 @@ export function bindEditing(demo, container, view, selection) {
     confirm?.focus();
   }
 
+  /** Focuses the delete circle of the row after `item` (before it, for the last), or Done. */
+  function focusAfter(item) {
+    const order = view.model.itemOrder();
+    const index = order.indexOf(item);
+    const candidates = [...order.slice(index + 1), ...order.slice(0, Math.max(0, index)).reverse()];
+    for (const id of candidates) {
+      const circle = view.elements.get(id)?.querySelector('[data-accessory="delete"]');
+      if (circle) return circle.focus();
+    }
+    toggle?.focus();
+  }
+
   const rowOf = (target) => {
     const row = target.closest?.(".cell[data-id]");
     return row && container.contains(row) && row.dataset.kind === "item" ? row : null;
@@ -126,6 +138,8 @@ export function bindEditing(demo, container, view, selection) {
       postAction(deleteURL, { item, seq: nextSeq() }).then((outcome) => {
         if (outcome.ok) {
           clearFailure(container);
+          // The focus goes on to the next row's delete circle (or Done), not with the row.
+          if (row.contains(document.activeElement)) focusAfter(item);
           announce(`Deleted ${control.getAttribute("aria-label")?.replace(/^Delete /, "") ?? item}`);
         } else {
           hideConfirmation(true);
