@@ -43,14 +43,9 @@ public struct Editing: BuiltInList, SelectableList, AccessorizedList, DeletableL
         try Snapshot(["favorites": Contacts.favorites.map(\.id), "others": Contacts.others.map(\.id)])
     }
 
-    /// An inset grouped table with section headers, as Settings-style editing screens are.
-    public func layout() -> CompositionalLayout {
-        CompositionalLayout { _, environment in
-            var configuration = ListConfiguration(appearance: .insetGrouped)
-            configuration.headerMode = .supplementary
-            return LayoutSection.list(using: configuration, layoutEnvironment: environment)
-        }
-    }
+    /// An inset grouped table with section headers and each section's card (List appearances'
+    /// layout), as Settings-style editing screens are.
+    public func layout() -> CompositionalLayout { ListAppearance.insetGrouped.layout }
 
     public func cell(for item: String) -> Cell? {
         Contacts.byID[item].map { Cell(id: $0.id, name: $0.name, detail: $0.detail, me: $0.id == Contacts.me ? true : nil) }
