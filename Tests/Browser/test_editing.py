@@ -125,8 +125,9 @@ def test_delete_asks_for_confirmation_then_deletes_with_an_animation(driver, ser
     assert console_errors(driver) == []
 
 
-def test_the_keyboard_reaches_a_delete_circle_and_confirms(driver, server):
-    open_demo(driver, server, width=1280)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_keyboard_reaches_a_delete_circle_and_confirms(driver, server, width):
+    open_demo(driver, server, width=width)
     press_edit(driver, True)
     toggle = driver.find_element(By.ID, "edit-toggle")
     toggle.send_keys(Keys.TAB)  # the focus leaves the toggle for the list
@@ -192,4 +193,42 @@ def test_numbers_edit_mode_is_the_servers(driver, server):
     assert server_items(driver, server, "numbers") == ["n1", "n2", "n3", "n5"]
     press_edit(driver, False)
     assert server_editing(driver, server, "numbers") is False
+    assert console_errors(driver) == []
+
+
+def test_without_javascript_edit_and_done_are_a_form(driver_without_js, server):
+    driver = driver_without_js
+    driver.get(f"{server}/demos/editing")
+    toggle = driver.find_element(By.ID, "edit-toggle")
+    assert toggle.text == "Edit" and toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()  # a form post, answered 303 back to the page
+    wait_until(lambda: driver.find_element(By.ID, "edit-toggle").text == "Done", message="the page in editing mode")
+    assert "editing" in driver.find_element(By.TAG_NAME, "body").get_attribute("class").split()
+
+    def shown_in_fallback(kind):  # the page each form post brings
+        return [e for e in driver.find_elements(By.CSS_SELECTOR, f'.fallback-list [data-accessory="{kind}"]') if e.is_displayed()]
+    assert shown_in_fallback("delete") == [] and shown_in_fallback("multiselect") == [], "the circles need the client"
+    assert shown_in_fallback("reorder") == [], "dragging needs the client"
+    assert shown_in_fallback("label") and not shown_in_fallback("disclosureIndicator"), "shown by the body's editing class"
+    driver.find_element(By.ID, "edit-toggle").click()
+    wait_until(lambda: driver.find_element(By.ID, "edit-toggle").text == "Edit", message="the page out of editing mode")
+    assert shown_in_fallback("disclosureIndicator") and shown_in_fallback("label")
+
+
+def test_out_of_editing_a_click_selects_one_row_and_alt_arrows_move_rows_while_editing(driver, server):
+    open_demo(driver, server, width=1280)
+    assert driver.execute_script("return document.getElementById('list').getAttribute('role')") == "listbox"
+    driver.find_element(By.CSS_SELECTOR, '#list > .cell[data-id="c-ada"] .name').click()
+    wait_until(lambda: driver.execute_script("return window.diffableWeb.selection().items") == ["c-ada"], message="c-ada selected")
+    driver.find_element(By.CSS_SELECTOR, '#list > .cell[data-id="c-grace"] .name').click()
+    wait_until(lambda: driver.execute_script("return window.diffableWeb.selection().items") == ["c-grace"],
+               message="single selection out of editing: a click replaces")
+    press_edit(driver, True)
+    # Alt+↓ on the focused row moves it one place, into the next section from the last row of one.
+    driver.execute_script("document.querySelector('#list > .cell[data-id=\"c-alan\"]').focus()")
+    ActionChains(driver).key_down(Keys.ALT).send_keys(Keys.ARROW_DOWN).key_up(Keys.ALT).perform()
+    wait_until(lambda: server_items(driver, server)[3:5] == ["c-edsger", "c-alan"], message="Alan moved below Edsger")
+    status, snapshot = api(server, "GET", f"/api/sessions/{share_id(driver)}/demos/editing/snapshot")
+    others = [item["id"] for item in snapshot["sections"][1]["items"]]
+    assert others[:2] == ["c-edsger", "c-alan"], others
     assert console_errors(driver) == []
