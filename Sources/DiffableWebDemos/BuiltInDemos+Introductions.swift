@@ -40,6 +40,9 @@ extension BuiltInDemos {
         "emoji-explorer": Introduction(summary: "Emoji by category: search them, select several, swipe a row to star or hide it.",
                                        tryThis: "Swipe a row to the right to star it, or right-click a selection for its menu.",
                                        example: ExampleRequest(action: "search", body: #"{"query":"face"}"#)),
+        "editing": Introduction(summary: "A list of people you edit as on an iPhone: delete, reorder, select several.",
+                                tryThis: "Press Edit, tap a red circle, then Delete; drag a row by its handle to the other section.",
+                                example: ExampleRequest(action: "restore", body: "{}")),
     ]
 
     /// The descriptors with their index-page introduction and picture (`Public/images/demos/`).

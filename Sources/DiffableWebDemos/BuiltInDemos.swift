@@ -52,6 +52,7 @@ public enum BuiltInDemos {
             try InsertionSort.descriptor(),
             try ListAppearances.descriptor(),
             try EmojiExplorer.descriptor(),
+            try Editing.descriptor(),
         ])
     }
 

@@ -4,8 +4,9 @@ import DiffableWeb
 /// The numbered list of the ReactorKit post (../shared/SEEDS.md, 004): Append, Remove last
 /// and Remove center change the list, and every change animates. People reorder it by hand;
 /// every tenth number is pinned in place. People select several numbers (a click toggles one,
-/// Shift-click selects a range) and Delete selected removes them.
-public struct Numbers: BuiltInList, Reorderable, SupplementaryViews, SelectableList {
+/// Shift-click selects a range) and Delete selected removes them; in editing mode each row
+/// has a delete circle (with a confirmation) and a multiselect circle.
+public struct Numbers: BuiltInList, Reorderable, SupplementaryViews, SelectableList, AccessorizedList, DeletableList {
     public static let title = "Numbers"
     public static let summary = "Append, remove the last or the center item of a numbered list; every change animates."
     public static let cellTemplate = "cells/number"
@@ -72,8 +73,15 @@ public struct Numbers: BuiltInList, Reorderable, SupplementaryViews, SelectableL
         kind == .header ? Header(title: "Numbers", detail: "\(list.numberOfItems.grouped) items") : nil
     }
 
-    /// Multiple selection, as a mail list's: a click adds or removes a number.
-    public var selectionSettings: SelectionSettings { SelectionSettings(allowsMultipleSelection: true) }
+    /// Multiple selection, as a mail list's: a click adds or removes a number, in editing mode too
+    /// (where the multiselect circles show it).
+    public var selectionSettings: SelectionSettings {
+        SelectionSettings(allowsMultipleSelection: true, allowsMultipleSelectionDuringEditing: true)
+    }
+
+    /// In editing mode, each row's delete and multiselect circles (its drag handle and ↑/↓ are
+    /// its template's, shown in editing mode too).
+    public func accessories(for item: String) -> [CellAccessory] { [.delete(), .multiselect()] }
 
     /// Delete selected reads the selection; every other action is ``perform(_:on:)``'s.
     public mutating func perform(_ action: Action, on list: inout Snapshot<String, String>, selection: inout ItemSelection<String>) throws {

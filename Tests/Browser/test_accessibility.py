@@ -3,9 +3,9 @@ light and dark mode."""
 import pytest
 from selenium.webdriver.common.by import By
 
-from helpers import wait_for_client, wait_settled
+from helpers import wait_for_client, wait_settled, wait_until
 
-DEMOS = ["numbers", "photos", "urls", "destinations", "explore", "insertion-sort", "list-appearances", "emoji-explorer"]
+DEMOS = ["numbers", "photos", "urls", "destinations", "explore", "insertion-sort", "list-appearances", "emoji-explorer", "editing"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -17,8 +17,11 @@ def test_demo_page_passes_axe(driver, server, demo, scheme):
     driver.get(f"{server}/demos/{demo}")
     wait_for_client(driver)
     wait_settled(driver)
-    if demo == "numbers":
-        driver.find_element(By.ID, "edit-toggle").click()  # the drag handles and row buttons show
+    if demo in ("numbers", "editing"):
+        driver.find_element(By.ID, "edit-toggle").click()  # the accessories, drag handles and row buttons show
+        wait_until(lambda: driver.execute_script("return document.getElementById('list').hasAttribute('data-editing')"),
+                   message="editing mode")
+        wait_settled(driver)
     axe = axe_module.Axe(driver)
     axe.inject()
     results = axe.run()

@@ -26,13 +26,14 @@ from helpers import api, read_snapshot, session_cookie, share_id, wait_for_clien
 SIZES = {"390": (390, 844, "light"), "1280": (1280, 900, "light"), "390-dark": (390, 844, "dark")}
 
 # The pages checked, "demo" or "demo-state": every demo of the index, and the states that show
-# what the first screen does not: Mountains searched for " - " (the longest names), Numbers in edit
-# mode (each row's ↑/↓ buttons), Photos in each of its other layouts, Outline opened down to the rows of its longest names (level 3,
+# what the first screen does not: Mountains searched for " - " (the longest names), Numbers and
+# Editing in editing mode (each row's accessories, Numbers' ↑/↓ buttons), Photos in each of its other layouts, Outline opened down to the rows of its longest names (level 3,
 # indented most). A demo the index links that is not named here is checked by
 # test_the_index_links_no_demo_left_unchecked.
 PAGES = ["mountains", "mountains-longest", "numbers", "numbers-editing", "photos", "photos-list",
          "photos-leftOneRightThree", "photos-grid", "urls", "destinations", "explore", "outline", "outline-open",
-         "insertion-sort", "list-appearances", "list-appearances-insetGrouped", "list-appearances-sidebar"]
+         "insertion-sort", "list-appearances", "list-appearances-insetGrouped", "list-appearances-sidebar",
+         "editing", "editing-editing"]
 # The states a page name may end in ("photos-grid"); any other name is a demo's alone, hyphens
 # and all ("insertion-sort").
 STATES = {"longest", "editing", "list", "leftOneRightThree", "grid", "open", "insetGrouped", "sidebar"}
@@ -52,7 +53,7 @@ NEEDS_SELF_SIZING = set()
 def demo_and_state(page):
     """"photos-grid" is Photos in its grid layout; "insertion-sort" is a demo."""
     demo, _, state = page.rpartition("-")
-    return (demo, state) if state in STATES else (page, "")
+    return (demo, state) if demo and state in STATES else (page, "")
 
 
 def demos_on_the_index(server):

@@ -14,7 +14,7 @@ from helpers import console_errors, wait_for_client, wait_settled, wait_until
 WIDTHS = [int(w) for w in os.environ.get("DIFFABLE_WEB_SCREENSHOT_WIDTHS", "390,768,1280").split(",")]
 SCHEMES = ["light", "dark"]
 HEIGHT = {390: 844}  # an iPhone's viewport; wider ones get 900
-PAGES = ["home", "mountains", "numbers", "photos", "urls", "destinations", "explore", "outline", "insertion-sort", "list-appearances", "emoji-explorer", "not-found"]
+PAGES = ["home", "mountains", "numbers", "photos", "urls", "destinations", "explore", "outline", "insertion-sort", "list-appearances", "emoji-explorer", "editing", "not-found"]
 
 
 def show(driver, width, scheme):
@@ -71,10 +71,14 @@ def test_screenshot_tour(driver, server, page):
             show(driver, width, scheme)
             settle(driver, page)
             take(driver, f"{page}-{width}-{scheme}")
-            if page == "numbers" and width in (390, 1280):
+            if page in ("numbers", "editing") and width in (390, 1280):
+                # Editing mode is the server's: wait for the page to show its answer.
+                editing = "return document.getElementById('list').hasAttribute('data-editing')"
                 driver.find_element(By.ID, "edit-toggle").click()
+                wait_until(lambda: driver.execute_script(editing), message="editing mode")
                 wait_settled(driver)
-                take(driver, f"numbers-editing-{width}-{scheme}")
+                take(driver, f"{page}-editing-{width}-{scheme}")
                 driver.find_element(By.ID, "edit-toggle").click()
+                wait_until(lambda: not driver.execute_script(editing), message="editing mode left")
     errors = [e for e in console_errors(driver) if not (page == "not-found" and "status of 404" in e["message"])]
     assert errors == []

@@ -1,6 +1,6 @@
 """Selection on Numbers (multiple selection, docs/protocol.md "Selection"): the WAI-ARIA listbox
 pattern, clicks and the keyboard, the same selection live in two windows of one session, the
-page's Edit mode, and the no-JavaScript form. Every wait is on what the page shows or states
+editing mode, and the no-JavaScript form. Every wait is on what the page shows or states
 (aria-selected, the client's selection), never a sleep."""
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -69,12 +69,13 @@ def test_click_selects_and_aria_selected_follows(driver, server, width):
     ActionChains(driver).key_down(Keys.SHIFT).click(cell(driver, "n5")).key_up(Keys.SHIFT).perform()
     wait_for_selection(driver, ["n2", "n3", "n4", "n5"], "a Shift-click's range from the anchor (n2)")
     assert driver.execute_script("return window.getSelection().toString()") == "", "a Shift-click selects rows, not text"
-    # A selected row looks selected: its background (once its transition ends) is not an
-    # unselected row's.
-    backgrounds = lambda: driver.execute_script("""
-        const bg = (id) => getComputedStyle(document.querySelector(`#list > .cell[data-id=${id}]`)).backgroundColor;
-        return [bg('n3'), bg('n1')];""")
-    wait_until(lambda: (lambda b: b[0] != b[1])(backgrounds()), message="a selected row's background unlike an unselected one's")
+    # A selected row looks selected: its background is not an unselected row's (once its
+    # 0.12 s tint transition has run: waited for, not timed).
+    def backgrounds():
+        return driver.execute_script("""
+            const bg = (id) => getComputedStyle(document.querySelector(`#list > .cell[data-id=${id}]`)).backgroundColor;
+            return [bg('n3'), bg('n1')];""")
+    wait_until(lambda: backgrounds()[0] != backgrounds()[1], message=f"a selected row's tint (backgrounds {backgrounds()})")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(SCREENSHOTS / f"selection-{width}.png"))
     assert console_errors(driver) == []
@@ -135,15 +136,21 @@ def test_two_windows_of_one_session_show_the_same_selection_live(driver, server,
         other.quit()
 
 
-def test_edit_mode_is_a_plain_list_whose_clicks_do_not_select(driver, server):
+def test_edit_mode_is_a_plain_list_whose_clicks_toggle_the_multiselect_circles(driver, server):
+    """Editing mode (the server's, docs/protocol.md "Editing"): the rows hold buttons, so the list
+    is a plain list; with multiple selection during editing a click on a row toggles it, shown
+    by its multiselect circle; Done keeps the selection (multiple selection out of editing too)."""
     open_numbers(driver, server)
     driver.find_element(By.ID, "edit-toggle").click()
     wait_until(lambda: list_role(driver) == "list", message="a plain list while editing")
     assert driver.execute_script("return document.querySelectorAll('#list [role=option], #list [aria-selected]').length") == 0
     cell(driver, "n2").find_element(By.CSS_SELECTOR, ".label").click()
+    circle = cell(driver, "n2").find_element(By.CSS_SELECTOR, '[data-accessory="multiselect"]')
+    wait_until(lambda: circle.get_attribute("aria-checked") == "true", message="n2's circle checked")
+    assert driver.execute_script("return window.diffableWeb.selection().items") == ["n2"]
     driver.find_element(By.ID, "edit-toggle").click()
     wait_until(lambda: list_role(driver) == "listbox", message="a listbox again")
-    assert driver.execute_script("return window.diffableWeb.selection().items") == [], "the click while editing selected nothing"
+    wait_for_selection(driver, ["n2"], "the selection made while editing")
     assert console_errors(driver) == []
 
 

@@ -53,6 +53,16 @@ struct APIContractTests {
                 if path.hasSuffix("/selection") { headers["Content-Type"] = "application/json"; body = Array(#"{"deselect":[]}"#.utf8) }
                 if path.hasSuffix("/swipe-actions") { headers["Content-Type"] = "application/json"; body = Array(#"{"item":"fox","action":"star"}"#.utf8) }
                 if path.hasSuffix("/menu") { headers["Content-Type"] = "application/json"; body = Array(#"{"items":["panda"],"action":"hide"}"#.utf8) }
+                if path.hasSuffix("/editing") { headers["Content-Type"] = "application/json"; body = Array(#"{"editing":false}"#.utf8) }
+                if path.hasSuffix("/delete-item") {
+                    // An item to delete, whatever the requests before this one left.
+                    _ = await app.handle(Request(method: .post, target: concrete("/api/sessions/{id}/demos/{demo}/actions/append"),
+                                                 headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
+                    let items = await app.handle(Request(method: .get, target: concrete("/api/sessions/{id}/demos/{demo}/snapshot")))
+                    let last = ((items.json?["sections"] as? [[String: Any]])?.last?["items"] as? [[String: Any]])?.last?["id"] as? String
+                    headers["Content-Type"] = "application/json"
+                    body = Array(#"{"item":"\#(last ?? "")"}"#.utf8)
+                }
                 let response = await app.handle(Request(method: HTTPMethod(route.method), target: target, headers: headers, body: body))
                 #expect((200..<300).contains(response.status.code), "\(route.method) \(path) → \(response.status.code) \(response.text)")
             }

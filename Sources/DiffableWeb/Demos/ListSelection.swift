@@ -60,12 +60,15 @@ public enum SelectionRequest: Sendable, Equatable {
     /// A no-JavaScript form's: of the items the form `shown`, exactly `checked` are selected;
     /// items it did not show keep their state.
     case form(checked: [String], shown: [String])
+    /// A person's Edit or Done, or a script's `…/editing`: enters or leaves editing mode (UIKit's
+    /// `setEditing(_:animated:)`), trimming the selection as UIKit does.
+    case setEditing(Bool)
 
     /// The items the request names, each of which the list must contain.
     var namedItems: [String] {
         switch self {
         case .tap(let item, _): [item]
-        case .selectAll: []
+        case .selectAll, .setEditing: []
         case .select(let items), .deselect(let items), .replace(let items): items
         case .form(let checked, let shown): checked + shown
         }
@@ -75,7 +78,7 @@ public enum SelectionRequest: Sendable, Equatable {
     var isUserInteraction: Bool {
         switch self {
         case .tap, .form: true
-        case .selectAll, .select, .deselect, .replace: false
+        case .selectAll, .select, .deselect, .replace, .setEditing: false
         }
     }
 }

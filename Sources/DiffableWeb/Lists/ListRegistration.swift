@@ -18,6 +18,8 @@ final class ListRegistration<List: WebList>: Sendable {
     let hasItemData: Bool
     let hasSupplementaryViews: Bool
     let isSelectable: Bool
+    let isDeletable: Bool
+    let hasAccessories: Bool
     let logger = Logger(label: "DiffableWeb")
 
     init(schema: ActionSchema, shared: SharedValues) {
@@ -32,6 +34,8 @@ final class ListRegistration<List: WebList>: Sendable {
         hasItemData = List.self is any ItemData.Type
         hasSupplementaryViews = List.self is any SupplementaryViews.Type
         isSelectable = List.self is any SelectableList.Type
+        isDeletable = List.self is any DeletableList.Type
+        hasAccessories = List.self is any AccessorizedList.Type
     }
 
     /// The shared snapshots of `Derived`, which is `List` (checked): the calls are typed.

@@ -55,6 +55,23 @@ enum ReorderAction {
         var transaction: Transaction?
     }
 
+    /// The index path that puts `item` (at position `from`) at position `to` of the whole list:
+    /// after the row now there when it moves down, before it when it moves up, in that row's
+    /// section (so a row dragged onto another section's row joins that section).
+    static func destination(of item: String, at from: Int, to: Int, in snapshot: Snapshot<String, String>) -> IndexPath {
+        let items = snapshot.itemIdentifiers
+        let target = items[to]
+        guard let section = snapshot.sectionIdentifier(containingItem: target),
+              let sectionIndex = snapshot.indexOfSection(section),
+              var index = try? snapshot.itemIdentifiers(inSection: section).firstIndex(of: target) else {
+            return IndexPath(item: to, section: 0)
+        }
+        // In the snapshot without the moved item, the target moves up one if they share a section
+        // and the moved item was before it.
+        if snapshot.sectionIdentifier(containingItem: item) == section, from < to { index -= 1 }
+        return IndexPath(item: from < to ? index + 1 : index, section: sectionIndex)
+    }
+
     /// Runs a person's reorder as UIKit does (`canReorderItem`, then the apply of the
     /// transaction's final snapshot), on `list`, the write's transaction.
     /// - Returns: the report, and where the item went (`nil`: it stayed).
@@ -80,7 +97,7 @@ enum ReorderAction {
         list.reorderingHandlers = handlers
         let transaction: DataSourceTransaction<String, String>
         do {
-            transaction = try list.reorderItem(item, to: IndexPath(item: to, section: 0))
+            transaction = try list.reorderItem(item, to: destination(of: item, at: from, to: to, in: list.snapshot()))
         } catch .reorderingNotAllowed {
             throw pinned
         } catch {

@@ -24,9 +24,10 @@ import DiffableDataSources
 /// }
 /// ```
 public protocol SelectableList: WebList where ItemID == String {
-    /// What people may select now: an instance property, so that an action can enter editing
-    /// mode (`isEditing`); the framework trims the selection to new settings after every write.
-    /// Default: UIKit's (single selection).
+    /// What people may select now: an instance property, so that an action can change it; the
+    /// framework trims the selection to new settings after every write. Its `isEditing` is not
+    /// read: editing mode is the selection's (the page's Edit button, a script's `…/editing`, an
+    /// action's `selection.setEditing(_:)`). Default: UIKit's (single selection).
     var selectionSettings: SelectionSettings { get }
 
     /// `collectionView(_:shouldSelectItemAt:)`: whether a person's tap may select `item`. Default: yes.

@@ -14,9 +14,10 @@ extension WebListDemo {
     }
 
     func reconcileSelection(with updates: [DataSourceUpdate<String, String>], snapshot: Snapshot<String, String>) {
-        guard registration.isSelectable, let settings = (current as? any SelectableList)?.selectionSettings else { return }
+        guard registration.isSelectable, let list = current as? any SelectableList else { return }
         value.withLock { value in
             var selection = value.selection
+            let settings = Self.settings(of: list, editing: selection.settings.isEditing)
             if selection.settings != settings { selection.setSettings(settings) }
             if updates.isEmpty {
                 selection.reconcile(with: snapshot)
@@ -44,10 +45,13 @@ extension WebListDemo {
         guard unknown.isEmpty else { throw SelectionError.unknownItems(unknown) }
         let before = demo.value.withLock { $0.selection }
         var selection = before
-        if selection.settings != list.selectionSettings { selection.setSettings(list.selectionSettings) }
+        let settings = Self.settings(of: list, editing: selection.settings.isEditing)
+        if selection.settings != settings { selection.setSettings(settings) }
         var changed = list
         let change: SelectionChange<String>
         switch request {
+        case .setEditing(let editing):
+            change = selection.setEditing(editing)
         case .tap(let item, let extend):
             let shouldSelect = { (item: String) in list.shouldSelect(item) }
             let shouldDeselect = { (item: String) in list.shouldDeselect(item) }
@@ -120,10 +124,27 @@ extension WebListDemo {
         }
     }
 
+    /// The list's settings in the editing mode the framework keeps (``SelectableList/selectionSettings``
+    /// says what may be selected; `isEditing` is the selection's own, changed by `…/editing` or an
+    /// action's `selection.setEditing(_:)`).
+    static func settings(of list: any SelectableList, editing: Bool) -> SelectionSettings {
+        var settings = list.selectionSettings
+        settings.isEditing = editing
+        return settings
+    }
+
+    /// Sorted keys: the same selection, the same text, so that a request that changes nothing
+    /// (a second Done) is no new version.
+    private static var selectionEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+
     /// The selection's part of the saved state (empty when there is nothing to keep).
     func savedSelection(_ selection: ItemSelection<String>) -> [String: String] {
         guard registration.isSelectable, selection != ItemSelection(settings: selection.settings) || selection.settings != SelectionSettings(),
-              let data = try? JSONEncoder().encode(selection) else { return [:] }
+              let data = try? Self.selectionEncoder.encode(selection) else { return [:] }
         return [Self.selectionKey: String(decoding: data, as: UTF8.self)]
     }
 

@@ -77,8 +77,8 @@ final class WebListDemo<List: WebList>: Demo {
     }
 
     private func makeCell(for item: String, of list: List) -> CellContent? {
-        guard let id = List.ItemID(item), let cell = list.cell(for: id) else { return nil }
-        return Self.content(cell, template: List.cellTemplate)
+        guard let id = List.ItemID(item), let cell = list.cell(for: id), let content = Self.content(cell, template: List.cellTemplate) else { return nil }
+        return registration.hasAccessories ? Self.accessorized(content, item: id, of: list) : content
     }
 
     /// A typed cell's template and values (a ``TemplatedCell`` names its own template, which

@@ -56,7 +56,8 @@ public struct Renderer: Sendable {
     /// A cell's inner HTML. A missing template renders as escaped text, never as nothing.
     func cell(_ content: CellContent) -> String {
         if let cached = cellCache[content] { return cached }
-        let html = render(content.template, content.values) ?? HTMLEscaping.escape(content.values.values.sorted().joined(separator: " "))
+        var html = render(content.template, content.values) ?? HTMLEscaping.escape(content.values.values.sorted().joined(separator: " "))
+        if !content.accessories.isEmpty { html = accessorized(html, content) }
         cellCache[content] = html
         return html
     }

@@ -32,8 +32,8 @@ struct Route: Sendable {
 
     enum Root: Sendable, Equatable { case index, openAPI, health, metrics, dropStreams }
     enum API: Sendable, Equatable { case demos, createSession }
-    enum List: Sendable, Equatable { case snapshot, operations, layout, actions, action, selection, swipeActions, menu, events }
-    enum Page: Sendable, Equatable { case page, events, viewport, measure, actions, action, select, swipe, menu, asset }
+    enum List: Sendable, Equatable { case snapshot, operations, layout, actions, action, selection, swipeActions, menu, editing, deleteItem, events }
+    enum Page: Sendable, Equatable { case page, events, viewport, measure, actions, action, select, swipe, menu, editing, deleteItem, asset }
 
     enum Scope: Sendable, Equatable {
         case root, api, session, list, page, immediate
@@ -122,6 +122,9 @@ enum Routes {
               operations: ["GET": "listSwipeActions", "POST": "performSwipeAction"]),
         Route("/api/sessions/{id}/demos/{demo}/menu", ["GET", "HEAD", "POST"], .list(.menu),
               operations: ["GET": "getContextMenu", "POST": "performMenuAction"]),
+        Route("/api/sessions/{id}/demos/{demo}/editing", ["GET", "HEAD", "POST"], .list(.editing),
+              operations: ["GET": "getEditing", "POST": "setEditing"]),
+        Route("/api/sessions/{id}/demos/{demo}/delete-item", ["POST"], .list(.deleteItem), operations: ["POST": "deleteItem"]),
         Route("/api/sessions/{id}/demos/{demo}/events", ["GET"], .list(.events), operations: ["GET": "followEvents"]),
 
         Route("/demos/{demo}", ["GET", "HEAD"], .page(.page)),
@@ -133,6 +136,8 @@ enum Routes {
         Route("/demos/{demo}/select", ["POST"], .page(.select)),
         Route("/demos/{demo}/swipe", ["GET", "HEAD", "POST"], .page(.swipe)),
         Route("/demos/{demo}/menu", ["GET", "HEAD", "POST"], .page(.menu)),
+        Route("/demos/{demo}/editing", ["POST"], .page(.editing)),
+        Route("/demos/{demo}/delete-item", ["POST"], .page(.deleteItem)),
         Route("/demos/{demo}/assets/{asset}", ["GET", "HEAD"], .page(.asset)),
     ]
 

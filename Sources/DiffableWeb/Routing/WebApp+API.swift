@@ -81,6 +81,11 @@ extension WebApp {
         case .menu:
             if request.method == .post { return try await retryingLostRace(session, descriptor, list) { try await performMenuAction(request, $0, client: "api") } }
             return try menuAnswer(request, list)
+        case .editing:
+            if request.method == .post { return try await retryingLostRace(session, descriptor, list) { try await changeEditing(request, $0) } }
+            return try editingAnswer(list)
+        case .deleteItem:
+            return try await retryingLostRace(session, descriptor, list) { try await deleteItem(request, $0) }
         case .events:
             return try eventStream(request, list: list, cookie: nil)
         }

@@ -83,6 +83,8 @@ extension WebApp {
             context["selectable"] = true
             context["multiple"] = selection.multiple
             context["selectedCount"] = selection.items.count
+            context["editing"] = selection.editing  // the Edit button, and `data-editing` on the list (docs/protocol.md, "Editing")
+            context["hasButtons"] = true
         }
         // Swipe actions and context menus: the client asks the server for them (`+SwipeActions`, `+ContextMenu`).
         if let contextual = list.demo as? any ContextualActionsServing {

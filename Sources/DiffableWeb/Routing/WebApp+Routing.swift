@@ -126,6 +126,8 @@ extension WebApp {
             case .select: return try await select(request, descriptor)
             case .swipe: return try await swipe(request, descriptor)
             case .menu: return try await menu(request, descriptor)
+            case .editing: return try await setEditing(request, descriptor)
+            case .deleteItem: return try await deleteItem(request, descriptor)
             }
         }
         if request.method == .get || request.method == .head, let file = staticFiles.response(for: request) {

@@ -19,6 +19,8 @@ import { Measurer, anchorScroll } from "./measure.js";
 import { bindSelection } from "./selection.js";
 import { bindSwipeActions } from "./swipe.js";
 import { bindContextMenu } from "./context-menu.js";
+import { bindEditing } from "./editing.js";
+import { bindSelectionActions } from "./selection-actions.js";
 
 /**
  * A page whose URL asked for a view of the list (`?q=` of the search form) shows it without
@@ -53,6 +55,8 @@ async function start() {
   let selection = null;
   /** @type {ReturnType<typeof bindSwipeActions>} set once the view exists (a list with swipe actions only) */
   let swipe = null;
+  /** @type {ReturnType<typeof bindEditing>} set once the selection exists */
+  let editing = null;
   const view = new ListView(container, model, {
     animator,
     measurer,
@@ -62,9 +66,12 @@ async function start() {
       syncPositionFields(model); // the script panel's positions: 1 … the item count
       selection?.decorate(); // options and aria-selected on the cells just made
       swipe?.decorate(); // each row's Actions button
+      editing?.decorate(); // the multiselect circles of the cells just made
     },
   });
   selection = bindSelection(container, view);
+  bindSelectionActions();
+  editing = bindEditing(demo, container, view, selection);
   swipe = bindSwipeActions(container, view);
   swipe?.decorate();
   bindContextMenu(container);

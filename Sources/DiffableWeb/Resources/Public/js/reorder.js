@@ -23,8 +23,10 @@ export function bindReordering(demo, view, model, actions) {
   const announce = (text) => { if (announcer) announcer.textContent = text; };
   const labelOf = (element) => element.querySelector(".label")?.textContent.trim() || element.dataset.id;
 
+  // A selectable list's Edit button is the server's editing mode (editing.js); another
+  // reorderable list's is the page's own.
   const toggle = document.getElementById("edit-toggle");
-  if (toggle) {
+  if (toggle && !toggle.closest("form.edit-form")) {
     toggle.hidden = false;
     toggle.addEventListener("click", () => {
       const editing = !document.body.classList.contains("editing");

@@ -4,8 +4,8 @@
 // focus only (its roving tabindex); Space (or Return) is a tap on the focused item, Shift+↑/↓
 // moves and extends, Ctrl/Cmd+A selects all; a click is a tap, a Shift-click extends. The server
 // decides (UIKit's rules, the list's shouldSelect): the page shows the selection that the answer
-// and the events state, in version order, so every tab shows the same one. While the page's
-// Edit mode (reordering) is on, the list is a plain list again: its rows then hold buttons.
+// and the events state, in version order, so every tab shows the same one. While the list is in
+// editing mode (editing.js), it is a plain list again: its rows then hold buttons.
 
 import { postAction } from "./post.js";
 import { nextSeq } from "./seq.js";
@@ -58,7 +58,7 @@ export function bindSelection(container, view) {
     selection = data;
     selected = new Set(data.items);
     decorate();
-    document.dispatchEvent(new CustomEvent("diffable-web:selection", { detail: { version, items: data.items } }));
+    document.dispatchEvent(new CustomEvent("diffable-web:selection", { detail: { version, items: data.items, editing: data.editing } }));
   }
 
   /** Sends a tap (`item`, `extend`) or a select-all, in order with the others. */
@@ -110,7 +110,7 @@ export function bindSelection(container, view) {
     }
   });
 
-  // The page's Edit mode is a class on the body (reorder.js): the roles follow it.
+  // Editing mode is a class on the body (editing.js): the roles follow it.
   new MutationObserver(decorate).observe(document.body, { attributes: true, attributeFilter: ["class"] });
 
   return {
@@ -119,6 +119,8 @@ export function bindSelection(container, view) {
       if (data && data.selection) show(data.selection, typeof data.version === "number" ? data.version : version, type === "snapshot");
     },
     decorate,
+    /** A tap on `item` (editing.js: a row or its multiselect circle while editing). */
+    tap(item) { return send({ item, extend: false }); },
     get selection() { return selection; },
   };
 }
