@@ -37,6 +37,9 @@ extension BuiltInDemos {
         "list-appearances": Introduction(summary: "One list of emoji in the five looks of an iPhone or iPad list.",
                                          tryThis: "Switch between Plain, Inset grouped and Sidebar: every row glides to its new place.",
                                          example: ExampleRequest(action: "appearance", body: #"{"style":"insetGrouped"}"#)),
+        "wifi": Introduction(summary: "A phone’s Wi-Fi settings: a switch, the network you are on, and the networks around you.",
+                             tryThis: "Turn Wi-Fi off and on: the networks fold away and come back. Tap a network to join it.",
+                             example: ExampleRequest(action: "setWifi", body: #"{"enabled":false}"#)),
     ]
 
     /// The descriptors with their index-page introduction and picture (`Public/images/demos/`).

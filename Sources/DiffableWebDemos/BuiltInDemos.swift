@@ -51,6 +51,7 @@ public enum BuiltInDemos {
             try Outline.descriptor(catalog: bundled),
             try InsertionSort.descriptor(),
             try ListAppearances.descriptor(),
+            try WiFiSettings.descriptor(),
         ])
     }
 

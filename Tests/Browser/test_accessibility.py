@@ -5,7 +5,7 @@ from selenium.webdriver.common.by import By
 
 from helpers import wait_for_client, wait_settled
 
-DEMOS = ["numbers", "photos", "urls", "destinations", "explore", "insertion-sort", "list-appearances"]
+DEMOS = ["numbers", "photos", "urls", "destinations", "explore", "insertion-sort", "list-appearances", "wifi"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
