@@ -159,3 +159,22 @@ def test_screenshots(driver, server, width, scheme):
         driver.find_element(By.CSS_SELECTOR, SWITCH).click()
         wait_wifi(driver, on=True)
     assert console_errors(driver) == []
+
+
+def test_without_javascript_the_switch_is_a_form(driver_without_js, server):
+    """The page read without JavaScript (its list page by page) holds the same switch, in a form
+    that posts: Wi-Fi goes off and the page that comes back shows it, then on again."""
+    driver = driver_without_js
+    driver.set_window_size(390, 844)
+    driver.get(f"{server}/demos/wifi")
+    visible = '.fallback-list button[role="switch"]'
+    names = lambda: [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".fallback-list .wifi-name")]
+    assert names()[:2] == ["Wi-Fi", "breeno-net"] and len(names()) > 3, names()
+    for checked, after in (("true", "false"), ("false", "true")):
+        switch = driver.find_element(By.CSS_SELECTOR, visible)
+        assert switch.is_displayed() and switch.get_attribute("aria-checked") == checked
+        switch.click()
+        wait_until(lambda: driver.find_element(By.CSS_SELECTOR, visible).get_attribute("aria-checked") == after,
+                   timeout=15, message=f"the page after the post, the switch {after}")
+        shown = names()
+        assert (shown == ["Wi-Fi"]) == (after == "false"), shown

@@ -14,9 +14,12 @@ struct LiveWiFiTests {
 
     /// A radio whose scans are `scan` apart (an hour: none comes during a test that does not
     /// want one) and whose joins are at once.
-    func start(scan: Duration = .seconds(3600)) async throws -> (LiveServer, String) {
+    func start(scan: Duration = .seconds(3600), stateDirectory: String? = nil) async throws -> (LiveServer, String) {
         let wifi = try WiFiSettings.descriptor(pace: WiFiSettings.Pace(scan: scan, join: .zero))
-        let live = try await LiveServer.start { $0.demos = [wifi] }
+        let live = try await LiveServer.start {
+            $0.demos = [wifi]
+            if let stateDirectory { $0.stateDirectory = stateDirectory }
+        }
         return (live, try await live.newSession(Self.path))
     }
 
@@ -180,5 +183,34 @@ struct LiveWiFiTests {
         #expect(sections.map { $0["id"] as? String } == ["config", "networks"])
         let items = (sections.last?["items"] as? [Any] ?? []).compactMap { ($0 as? String) ?? ($0 as? [String: Any])?["id"] as? String }
         #expect(items.contains("net-breeno-net") && !items.contains("net-airspace1"), "\(sections)")
+    }
+
+    @Test("the switch, the network joined and the networks in range survive a restart, and the page opens on them")
+    func restart() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (live, cookie) = try await start(stateDirectory: directory.path)
+        #expect(try await live.postJSON("\(Self.path)/actions/join", #"{"network":"net-home-sweet-home"}"#, cookie: cookie).status == 200)
+        #expect(try await live.postJSON("\(Self.path)/actions/setWifi", #"{"enabled":false}"#, cookie: cookie).status == 200)
+        let (list, wifi) = try demo(live, cookie)
+        let (items, version, saved) = (list.dataSource.snapshot().itemIdentifiers, list.version, wifi.current)
+
+        let second = try await makeApp {
+            $0.demos = [try WiFiSettings.descriptor()]
+            $0.stateDirectory = directory.path
+        }
+        let returning = Visitor(second)
+        returning.cookie = cookie
+        let page = await returning.send(.get, Self.path)
+        #expect(page.sessionCookie == nil, "the same session")
+        let restored = try #require(returning.list(WiFiSettings.name))
+        #expect(restored.dataSource.snapshot().itemIdentifiers == items && restored.version == version)
+        let returned = try #require(restored.demo as? WebListDemo<WiFiSettings>).current
+        #expect(!returned.enabled && returned.current == "net-home-sweet-home" && returned.available == saved.available && returned.joins == 1)
+        #expect(page.text.contains(#"role="switch" aria-checked="false""#))
+        // On again: the networks in range as they were, the joined one not among them.
+        #expect(await returning.send(.post, "\(Self.path)/actions/setWifi", json: #"{"enabled":true}"#).status == .ok)
+        let networks = try restored.dataSource.snapshot().itemIdentifiers(inSection: WiFiSettings.networksSection)
+        #expect(networks == saved.sortedAvailable && !networks.contains("net-home-sweet-home") && networks.contains("net-breeno-net"))
     }
 }

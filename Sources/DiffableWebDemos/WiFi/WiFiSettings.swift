@@ -17,6 +17,9 @@ import DiffableWeb
 ///   networks, the previous one comes back at its sorted place, and the joined network's row is
 ///   reconfigured to name the new one.
 ///
+/// A script's snapshot operations last until the next change, which builds the items from the
+/// state again (the state is what the list is: a switch, a network joined, networks in range).
+///
 /// Selection follows the sample, whose `didSelectRowAt` deselects the row at once: the row a
 /// person tapped stays selected only while its network is being joined (the page shows it
 /// joining), then leaves the networks section, and the framework drops it from the selection:
