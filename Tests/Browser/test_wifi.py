@@ -174,7 +174,9 @@ def test_without_javascript_the_switch_is_a_form(driver_without_js, server):
         switch = driver.find_element(By.CSS_SELECTOR, visible)
         assert switch.is_displayed() and switch.get_attribute("aria-checked") == checked
         switch.click()
-        wait_until(lambda: driver.find_element(By.CSS_SELECTOR, visible).get_attribute("aria-checked") == after,
+        # The post's answer is a redirect to the page: while it loads, the switch may be missing.
+        wait_until(lambda: driver.execute_script("return document.readyState") == "complete"
+                   and [e.get_attribute("aria-checked") for e in driver.find_elements(By.CSS_SELECTOR, visible)] == [after],
                    timeout=15, message=f"the page after the post, the switch {after}")
         shown = names()
         assert (shown == ["Wi-Fi"]) == (after == "false"), shown
