@@ -90,6 +90,24 @@ struct WiFiTests {
         #expect(state.cell(for: "wifi-enabled")?.on == true && state.cell(for: "wifi-enabled")?.last == nil)
     }
 
+    @Test("with no network joined the switch's row is the section's last either way: it is reconfigured for its switch, and the networks section alone goes and comes")
+    func notJoined() throws {
+        var state = WiFiSettings(pace: Self.pace)
+        state.current = nil
+        var list = try state.initialSnapshot()
+        #expect(list.itemIdentifiers.first == "wifi-enabled" && !list.itemIdentifiers.contains("current-network"))
+        for on in [false, true] {
+            let before = list
+            try state.perform(.setWifi(enabled: on), on: &list)
+            let changes = Changeset(from: before, to: list)
+            #expect(changes.itemReconfigures.map(\.id) == ["wifi-enabled"] && changes.itemReloads.isEmpty)
+            #expect(on ? changes.sectionInsertions.map(\.id) == ["networks"] : changes.sectionDeletions.map(\.id) == ["networks"])
+            #expect((changes.itemDeletions + changes.itemInsertions).allSatisfy { $0.indexPath.section == 1 }, "nothing outside the networks")
+            #expect(state.cell(for: "wifi-enabled")?.on == (on ? true : nil) && state.cell(for: "wifi-enabled")?.last == true)
+        }
+        #expect(state.status(of: list) == "Wi-Fi is on, not connected")
+    }
+
     @Test("setting the switch to where it is changes nothing (no event)")
     func sameSetting() throws {
         var state = WiFiSettings(pace: Self.pace)
