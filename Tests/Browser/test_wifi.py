@@ -50,6 +50,7 @@ def open_wifi(driver, server, width, scheme="light"):
         {"name": "prefers-color-scheme", "value": scheme}, {"name": "prefers-reduced-motion", "value": "no-preference"}]})
     wait_until(lambda: driver.execute_script("return matchMedia(arguments[0]).matches", f"(prefers-color-scheme: {scheme})"),
                message=f"the {scheme} scheme")
+    wait_settled(driver)  # the switch's colour transition to the scheme
     driver.execute_script("document.querySelector('#list > .cell[data-id=\"wifi-enabled\"]').__marked = true")
 
 
