@@ -43,6 +43,9 @@ extension BuiltInDemos {
         "editing": Introduction(summary: "A list of people you edit as on an iPhone: delete, reorder, select several.",
                                 tryThis: "Press Edit, tap a red circle, then Delete; drag a row by its handle to the other section.",
                                 example: ExampleRequest(action: "restore", body: "{}")),
+        "wifi": Introduction(summary: "A phone’s Wi-Fi settings: a switch, the network you are on, and the networks around you.",
+                             tryThis: "Turn Wi-Fi off and on: the networks fold away and come back. Tap a network to join it.",
+                             example: ExampleRequest(action: "setWifi", body: #"{"enabled":false}"#)),
     ]
 
     /// The descriptors with their index-page introduction and picture (`Public/images/demos/`).

@@ -53,6 +53,7 @@ public enum BuiltInDemos {
             try ListAppearances.descriptor(),
             try EmojiExplorer.descriptor(),
             try Editing.descriptor(),
+            try WiFiSettings.descriptor(),
         ])
     }
 

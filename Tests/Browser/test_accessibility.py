@@ -5,7 +5,7 @@ from selenium.webdriver.common.by import By
 
 from helpers import wait_for_client, wait_settled, wait_until
 
-DEMOS = ["numbers", "photos", "urls", "destinations", "explore", "insertion-sort", "list-appearances", "emoji-explorer", "editing"]
+DEMOS = ["numbers", "photos", "urls", "destinations", "explore", "insertion-sort", "list-appearances", "emoji-explorer", "editing", "wifi"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -33,7 +33,7 @@ SIZES = {"390": (390, 844, "light"), "1280": (1280, 900, "light"), "390-dark": (
 PAGES = ["mountains", "mountains-longest", "numbers", "numbers-editing", "photos", "photos-list",
          "photos-leftOneRightThree", "photos-grid", "urls", "destinations", "explore", "outline", "outline-open",
          "insertion-sort", "list-appearances", "list-appearances-insetGrouped", "list-appearances-sidebar",
-         "editing", "editing-editing"]
+         "editing", "editing-editing", "wifi"]
 # The states a page name may end in ("photos-grid"); any other name is a demo's alone, hyphens
 # and all ("insertion-sort").
 STATES = {"longest", "editing", "list", "leftOneRightThree", "grid", "open", "insetGrouped", "sidebar"}

@@ -14,7 +14,7 @@ from helpers import console_errors, wait_for_client, wait_settled, wait_until
 WIDTHS = [int(w) for w in os.environ.get("DIFFABLE_WEB_SCREENSHOT_WIDTHS", "390,768,1280").split(",")]
 SCHEMES = ["light", "dark"]
 HEIGHT = {390: 844}  # an iPhone's viewport; wider ones get 900
-PAGES = ["home", "mountains", "numbers", "photos", "urls", "destinations", "explore", "outline", "insertion-sort", "list-appearances", "emoji-explorer", "editing", "not-found"]
+PAGES = ["home", "mountains", "numbers", "photos", "urls", "destinations", "explore", "outline", "insertion-sort", "list-appearances", "emoji-explorer", "editing", "wifi", "not-found"]
 
 
 def show(driver, width, scheme):

@@ -105,7 +105,7 @@ def left_edges(driver, demo):
         return Object.fromEntries(Object.entries(edges).filter(([, v]) => v !== null));""")
 
 
-@pytest.mark.parametrize("demo", ["mountains", "numbers", "destinations", "explore", "outline", "insertion-sort", "list-appearances"])
+@pytest.mark.parametrize("demo", ["mountains", "numbers", "destinations", "explore", "outline", "insertion-sort", "list-appearances", "wifi"])
 @pytest.mark.parametrize("width", [390, 1280])
 def test_one_left_edge(driver, server, demo, width):
     driver.set_window_size(width, 900)

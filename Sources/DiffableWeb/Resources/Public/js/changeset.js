@@ -177,6 +177,20 @@ function applyOrder(model, data) {
   model.sections = sections;
 }
 
+/**
+ * A section that is gone takes its header, footer and background with it, as it takes its
+ * items (those are in `deleted`; the rest the event's `sections` implies).
+ */
+function dropGoneSections(model, data, change) {
+  if (!Array.isArray(data.sections)) return;
+  const kept = new Set(data.sections);
+  for (const [id, cell] of model.cells) {
+    if (cell.kind === "item" || cell.section === undefined || kept.has(cell.section)) continue;
+    model.cells.delete(id);
+    change.deleted.push({ id, frame: cell.frame });
+  }
+}
+
 /** Runs of ids at consecutive new indices (`{section, index, ids}`), one entry per id. */
 function expandRuns(runs) {
   const entries = [];
@@ -246,6 +260,7 @@ const HANDLERS = {
       change.deleted.push({ id, frame: old.frame });
     }
     applyOrder(model, data);
+    dropGoneSections(model, data, change);
     applyWindow(model, data, change);
     for (const { id, html, reload } of data.updated ?? []) {
       const cell = model.cells.get(id);

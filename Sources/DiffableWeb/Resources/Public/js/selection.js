@@ -41,8 +41,16 @@ export function bindSelection(container, view) {
         element.setAttribute("role", on ? "none" : "listitem");
         continue;
       }
-      element.setAttribute("role", on ? "option" : "listitem");
-      if (on) element.setAttribute("aria-selected", String(selected.has(id)));
+      // A row that is a control's (`data-row-control`: Settings' Wi-Fi switch) is no option
+      // (an option's content is presentational: it would hide the control) but a group, the
+      // listbox's other kind of child, which has no place in the set.
+      const option = on && !element.querySelector("[data-row-control]");
+      element.setAttribute("role", option ? "option" : on ? "group" : "listitem");
+      if (on && !option) {
+        element.removeAttribute("aria-setsize");
+        element.removeAttribute("aria-posinset");
+      }
+      if (option) element.setAttribute("aria-selected", String(selected.has(id)));
       else element.removeAttribute("aria-selected");
       element.classList.toggle("selected", on && selected.has(id));
     }
@@ -79,10 +87,12 @@ export function bindSelection(container, view) {
     return element && container.contains(element) && element.dataset.kind === "item" ? element : null;
   };
 
+  // A row's own controls (its ↑/↓, a disclosure, a link, a switch) keep their clicks and keys.
+  const ownControl = (target) => target.closest?.("button, a, input, select, textarea, label, form, .drag-handle");
+
   container.addEventListener("click", (event) => {
     if (!active() || event.button !== 0) return;
-    // A row's own controls (its ↑/↓, a disclosure, a link) keep their clicks.
-    if (event.target.closest?.("button, a, input, select, textarea, label, form, .drag-handle")) return;
+    if (ownControl(event.target)) return;
     const element = itemOf(event.target);
     if (!element) return;
     send({ item: element.dataset.id, extend: event.shiftKey });
@@ -93,7 +103,7 @@ export function bindSelection(container, view) {
   });
 
   container.addEventListener("keydown", (event) => {
-    if (!active() || event.altKey) return;
+    if (!active() || event.altKey || ownControl(event.target)) return;
     const element = itemOf(event.target);
     if (!element) return;
     const command = event.ctrlKey || event.metaKey;

@@ -124,7 +124,7 @@ export class ListView {
         const cell = model.cells.get(id);
         if (!element || !cell) continue;
         if (reload) this.#replace(element, cell, animated);
-        else element.innerHTML = cell.html; // reconfigure: same element, new content
+        else reconfigure(element, cell.html);
       }
     }
 
@@ -533,4 +533,20 @@ export class ListView {
 
 function frameAttribute(frame) {
   return `${frame.x},${frame.y},${frame.w},${frame.h}`;
+}
+
+const FOCUSABLE = "button, a[href], input, select, textarea, [tabindex]";
+
+/**
+ * reconfigureItems: the same element, new content. A control inside that had the focus (a
+ * switch a person toggled with the keyboard) hands it to its counterpart in the new content,
+ * the control at the same place among the cell's focusable ones, so the next key press works.
+ * @param {HTMLElement} element
+ * @param {string} html
+ */
+function reconfigure(element, html) {
+  const focused = document.activeElement;
+  const index = focused && focused !== element && element.contains(focused) ? [...element.querySelectorAll(FOCUSABLE)].indexOf(focused) : -1;
+  element.innerHTML = html;
+  if (index >= 0) element.querySelectorAll(FOCUSABLE)[index]?.focus({ preventScroll: true });
 }
