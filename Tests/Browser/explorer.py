@@ -48,7 +48,8 @@ def same_node(driver, item):
 def content_offset(driver, item):
     """The row content's translateX (0 when it rests)."""
     return driver.execute_script(f"""
-        const content = document.querySelector('#list > .cell[data-id="{item}"] > .explorer-row');
+        // What slides: the row itself, or the cell's content span around it (with accessories).
+        const content = document.querySelector('#list > .cell[data-id="{item}"] .explorer-row')?.closest('.cell > *');
         return content ? new DOMMatrix(getComputedStyle(content).transform).m41 : null;""")
 
 

@@ -17,7 +17,7 @@ public struct EmojiExplorer: BuiltInList, SelectableList, SwipeActionsList, Cont
     public static let summary = "Emoji by category: search, select, swipe a row to star or hide it, right-click for its menu."
     public static let pageTemplate = "demos/emoji-explorer"
     public static let cellTemplate = "cells/emoji-explorer-emoji"
-    public static let cellTemplates = ["cells/emoji-explorer-emoji", "cells/emoji-explorer-category"]
+    public static let cellTemplates = ["cells/emoji-explorer-emoji", "cells/emoji-explorer-category", starTemplate]
     public static let section = "emoji"
 
     /// The categories shown open (all of them in a new session).
@@ -44,14 +44,14 @@ public struct EmojiExplorer: BuiltInList, SelectableList, SwipeActionsList, Cont
         ]
     }
 
-    /// A row: a category (its disclosure) or an emoji (its star).
+    /// A row: a category (its disclosure) or an emoji (its star is an accessory:
+    /// `EmojiExplorer+Accessories.swift`).
     public struct Cell: TemplatedCell {
         public let template: String
         let id: String
         let label: String
         var emoji: String? = nil
         var codePoint: String? = nil
-        var starred: Bool? = nil
         var count: Int? = nil
         var expanded: Bool? = nil
         var formURL: String? = nil
@@ -106,8 +106,7 @@ public struct EmojiExplorer: BuiltInList, SelectableList, SwipeActionsList, Cont
                         expanded: open, formURL: "/demos/\(Self.name)/actions/toggle")
         }
         guard let (emoji, _) = EmojiCatalog.byID[item] else { return nil }
-        return Cell(template: Self.cellTemplate, id: item, label: emoji.name, emoji: emoji.character, codePoint: emoji.codePoint,
-                    starred: starred.contains(item) ? true : nil)
+        return Cell(template: Self.cellTemplate, id: item, label: emoji.name, emoji: emoji.character, codePoint: emoji.codePoint)
     }
 
     public func data(for item: String) -> Data? {

@@ -43,7 +43,9 @@ export function bindSwipeActions(container, view) {
     const element = target?.closest?.(".cell[data-id]");
     return element && container.contains(element) && element.dataset.kind === "item" ? element : null;
   };
-  const contentOf = (cell) => cell.querySelector(":scope > :not(.swipe-tray):not(.row-actions)");
+  /** What slides: the cell's content, with its accessories when it has them (siblings). */
+  const contentsOf = (cell) => [...cell.querySelectorAll(":scope > :not(.swipe-tray):not(.row-actions)")];
+  const contentOf = (cell) => contentsOf(cell)[0] ?? null;
   const editing = () => document.body.classList.contains("editing");
 
   /** The item's actions: `{leading, trailing}`, each `{actions, performsFirstActionWithFullSwipe}` or null. */
@@ -84,11 +86,13 @@ export function bindSwipeActions(container, view) {
   /** Moves the row's content to `offset` (px, positive: the leading actions show). */
   function place(state, offset, animate) {
     state.offset = offset;
-    const content = contentOf(state.cell);
-    if (!content) return;
+    const contents = contentsOf(state.cell);
+    if (!contents.length) return;
     const smooth = animate && !reducedMotion();
-    content.classList.toggle("swipe-animating", smooth);
-    content.style.transform = offset ? `translateX(${offset}px)` : "";
+    for (const content of contents) {
+      content.classList.toggle("swipe-animating", smooth);
+      content.style.transform = offset ? `translateX(${offset}px)` : "";
+    }
     const width = state.cell.clientWidth;
     for (const edge of ["leading", "trailing"]) {
       const element = state.trays[edge];
