@@ -11,9 +11,5 @@ extension EmojiExplorer: AccessorizedList {
         return [.customView(template: Self.starTemplate)]
     }
 
-    public func accessibilityName(for item: String) -> String? {
-        EmojiCatalog.byID[item]?.emoji.name ?? EmojiCatalog.groupsByID[item]?.title
-    }
-
     static let starTemplate = "cells/emoji-explorer-star"
 }
