@@ -8,10 +8,16 @@ import Foundation
 /// an enum (a post and a promo), each with its own template. Assets load as jobs while their
 /// cells are about to show (prefetching: the stream's window, one screen above and below the
 /// viewport) and are cancelled when their cells scroll far away.
-public struct Destinations: BuiltInList, BackgroundWork, ItemData, ListAssets, UpgradesUntypedState {
+///
+/// A post is selectable (single selection), and its primary action opens it: a click, a tap or
+/// Return on a card selects it and shows it in the pane above the list, with its likes kept in
+/// step. A card holds its own Like button, so the page is the WAI-ARIA grid pattern
+/// (`rowsHoldControls`): ↑ ↓ move between cards, → reaches a card's buttons.
+public struct Destinations: BuiltInList, BackgroundWork, ItemData, ListAssets, SelectableList, PageState, UpgradesUntypedState {
     public static let title = "Destinations"
     public static let summary = "Posts keyed by a stable id: a like updates the cell in place; assets load ahead of the scroll and cancel when you scroll away."
     public static let cellTemplate = "cells/post"
+    public static let pageTemplate = "demos/destinations"
     public static let cellTemplates = ["cells/post", "cells/promo"]
     public static let section = "main"
     /// A promo after every `promoEvery` posts.
@@ -80,6 +86,8 @@ public struct Destinations: BuiltInList, BackgroundWork, ItemData, ListAssets, U
     @Shared var content: Content
     /// The posts this session liked, with their counts.
     var liked: [String: Int] = [:]
+    /// The post a person opened (the primary action): the pane shows it.
+    var opened: String?
     @Transient var loads: [String: Asset] = [:]
     /// Each post's first load fails when its number is a multiple of 7 (a flaky network); a
     /// retry succeeds.
@@ -90,8 +98,10 @@ public struct Destinations: BuiltInList, BackgroundWork, ItemData, ListAssets, U
         case like(post: String)
         case unlike(post: String)
         case retry(post: String)
+        case close
 
         public static let descriptions = [
+            "close": "Close the opened post's pane (a click or Return on a post opens it: its primary action)",
             "like": "Like a post: reconfigureItems (its cell updates in place)", "like.post": "The post's id (post-…)",
             "unlike": "Take a like back: reconfigureItems", "unlike.post": "The post's id (post-…)",
             "retry": "Load a failed asset again: reloadItems (a new cell)", "retry.post": "The post's id (post-…)",
@@ -120,6 +130,14 @@ public struct Destinations: BuiltInList, BackgroundWork, ItemData, ListAssets, U
         var likes: Int? = nil
         var liked: Bool? = nil
         var asset: String? = nil
+    }
+
+    /// The pane above the list: the opened post.
+    public struct PageValues: Encodable {
+        let opened: Bool
+        let openedTitle: String
+        let openedPlace: String
+        let openedLikes: String
     }
 
     public init() {}
@@ -211,6 +229,8 @@ public struct Destinations: BuiltInList, BackgroundWork, ItemData, ListAssets, U
             self.liked[id] = like ? count + 1 : nil
             // The identifier is stable, so the change is a reconfigure: same cell, new content.
             try list.reconfigureItems([id])
+        case .close:
+            opened = nil
         case .retry(let id):
             guard case .post = Row(id), content.posts[id] != nil, list.contains(item: id) else { throw SnapshotError.unknownItems([id]) }
             guard loads[id] == .failed else { throw ActionError.unprocessable(code: "asset_not_failed", message: "\(id)'s asset has not failed") }
@@ -247,6 +267,31 @@ public struct Destinations: BuiltInList, BackgroundWork, ItemData, ListAssets, U
                 }
             }
         }
+    }
+
+    // MARK: Selection and the opened post
+
+    public static var rowsHoldControls: Bool { true }
+
+    /// A promo is not selectable; a post is.
+    public func shouldSelect(_ item: String) -> Bool {
+        if case .post = Row(item) { return content.posts[item] != nil }
+        return false
+    }
+
+    /// Opens the post (the pane shows it); a promo has nothing to open.
+    public mutating func performPrimaryAction(for item: String) {
+        guard case .post = Row(item), content.posts[item] != nil else { return }
+        opened = item
+    }
+
+    public var pageValues: PageValues {
+        guard let opened, let post = content.posts[opened] else {
+            return PageValues(opened: false, openedTitle: "", openedPlace: "", openedLikes: "")
+        }
+        let (count, liked) = likes(of: post)
+        return PageValues(opened: true, openedTitle: post.title, openedPlace: post.place,
+                          openedLikes: "\(count.grouped) \(count == 1 ? "like" : "likes")\(liked ? ", yours among them" : "")")
     }
 
     public func status(of list: Snapshot<String, String>) -> String {

@@ -217,7 +217,8 @@ def test_without_javascript_edit_and_done_are_a_form(driver_without_js, server):
 
 def test_out_of_editing_a_click_selects_one_row_and_alt_arrows_move_rows_while_editing(driver, server):
     open_demo(driver, server, width=1280)
-    assert driver.execute_script("return document.getElementById('list').getAttribute('role')") == "listbox"
+    # A row holds its detail button out of editing mode: the grid pattern, not a listbox.
+    assert driver.execute_script("return document.getElementById('list').getAttribute('role')") == "grid"
     driver.find_element(By.CSS_SELECTOR, '#list > .cell[data-id="c-ada"] .name').click()
     wait_until(lambda: driver.execute_script("return window.diffableWeb.selection().items") == ["c-ada"], message="c-ada selected")
     driver.find_element(By.CSS_SELECTOR, '#list > .cell[data-id="c-grace"] .name').click()
@@ -231,4 +232,34 @@ def test_out_of_editing_a_click_selects_one_row_and_alt_arrows_move_rows_while_e
     status, snapshot = api(server, "GET", f"/api/sessions/{share_id(driver)}/demos/editing/snapshot")
     others = [item["id"] for item in snapshot["sections"][1]["items"]]
     assert others[:2] == ["c-edsger", "c-alan"], others
+    assert console_errors(driver) == []
+
+
+def test_a_detail_button_opens_the_card_and_hides_while_editing(driver, server):
+    """UITableView's detailDisclosureButton: out of editing mode each row's info button (a grid
+    cell, reached with → from its row) asks the server, whose accessoryButtonTapped shows the
+    person's card; a click on the button selects nothing; while editing the button is gone."""
+    open_demo(driver, server, width=390)
+    assert len(shown(driver, "detail")) >= 4, "each row in view has its detail button"
+    card = driver.find_element(By.ID, "contact-card")
+    assert not card.is_displayed()
+    accessory(driver, "c-grace", "detail").click()
+    wait_until(lambda: card.is_displayed() and "Grace Hopper" in card.text, message="Grace's card")
+    assert "Rear admiral" in card.text
+    assert driver.execute_script("return window.diffableWeb.selection().items") == [], "the button is no tap on the row"
+
+    # The keyboard: → from the row reaches its detail button (the grid's cells); Return presses it.
+    driver.execute_script("document.querySelector('#list > .cell[data-id=\"c-alan\"]').focus()")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    assert driver.execute_script("return document.activeElement.dataset.accessory") == "detail"
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_until(lambda: "Alan Turing" in card.text, message="Alan's card")
+    NOTES_SCREENS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(NOTES_SCREENS / "editing-card-390-light.png"))
+
+    press_edit(driver, True)
+    assert shown(driver, "detail") == [], "the detail button shows out of editing mode only"
+    press_edit(driver, False)
+    driver.find_element(By.CSS_SELECTOR, "#contact-card button").click()
+    wait_until(lambda: not card.is_displayed(), message="Close to shut the card")
     assert console_errors(driver) == []

@@ -218,3 +218,44 @@ def test_without_javascript_the_disclosure_posts_and_redirects(driver_without_js
     assert driver.current_url.rstrip("/").endswith("/demos/outline")
     button = driver.find_element(By.CSS_SELECTOR, '.fallback-list form.disclosure:has(input[value="h6000-6999"]) button')
     assert button.get_attribute("aria-expanded") == "true"
+
+
+def selected(driver):
+    return driver.execute_script("return [...document.querySelectorAll('#list .cell[aria-selected=\"true\"]')].map(el => el.dataset.id)")
+
+
+def pane(driver):
+    return driver.find_element(By.CSS_SELECTOR, ".outline-pane").text
+
+
+def test_selection_follows_focus_and_a_click_opens_a_band(driver, server):
+    """A sidebar: a click (or Return) on a band selects it and opens it (the primary action); an
+    arrow key selects the row it lands on without opening it (selection follows focus); the pane
+    shows the selected row, and both survive a reload."""
+    open_outline(driver, server)
+    assert pane(driver).startswith("Nothing selected")
+    assert all(r.get("expanded") is not None for r in tree(driver)["rows"])
+    driver.find_element(By.CSS_SELECTOR, '#list .cell[data-id="h8000-8999"] .outline-label').click()
+    wait_expanded(driver, "h8000-8999", True)
+    wait_until(lambda: selected(driver) == ["h8000-8999"], message="the clicked band selected")
+    wait_until(lambda: pane(driver).startswith("8,000–8,999 m"), message="the pane to show it")
+
+    driver.execute_script("document.querySelector('#list .cell[data-id=\"h8000-8999\"]').focus()")
+    press(driver, Keys.ARROW_DOWN)
+    assert active(driver) == "h8800-8899"
+    wait_until(lambda: selected(driver) == ["h8800-8899"], message="the selection to follow the focus")
+    wait_until(lambda: pane(driver).startswith("8,800–8,899 m\n1 mountain"), message="the pane to follow")
+    assert row(driver, "h8800-8899")["expanded"] == "false", "a focus move is no primary action: nothing opens"
+    press(driver, Keys.ENTER)
+    wait_expanded(driver, "h8800-8899", True)
+    press(driver, Keys.ARROW_DOWN)
+    assert active(driver) == "m0001"
+    wait_until(lambda: selected(driver) == ["m0001"] and pane(driver).startswith("Mount Everest\n8,848 m"), message="Everest selected")
+    assert_tree_matches_server(driver, server)
+
+    driver.refresh()
+    wait_for_client(driver)
+    wait_settled(driver)
+    wait_until(lambda: selected(driver) == ["m0001"], message="the selection after a reload")
+    assert pane(driver).startswith("Mount Everest")
+    assert console_errors(driver) == []

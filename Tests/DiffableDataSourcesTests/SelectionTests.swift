@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Synchronization
 import Testing
 @testable import DiffableDataSources
@@ -520,5 +521,85 @@ struct SelectionErrorAndCodingTests {
     ])
     func rejects(json: String) {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ItemSelection<Int>.self, from: Data(json.utf8)) }
+    }
+}
+
+@Suite("Selection that follows focus: a moved focus selects, in single selection, without the primary action")
+struct FocusSelectionTests {
+    private static let follows = SelectionSettings(selectionFollowsFocus: true)
+
+    @Test("the setting is off by default, as UIKit's, and a saved value without it decodes to off")
+    func defaultsOff() throws {
+        #expect(!SelectionSettings().selectionFollowsFocus)
+        let decoded = try JSONDecoder().decode(SelectionSettings.self, from: Data(#"{"allowsMultipleSelection": false}"#.utf8))
+        #expect(!decoded.selectionFollowsFocus)
+        let roundTrip = try JSONDecoder().decode(SelectionSettings.self, from: JSONEncoder().encode(Self.follows))
+        #expect(roundTrip == Self.follows)
+    }
+
+    @Test("it applies only where a tap may select one item", arguments: [
+        (SelectionSettings(selectionFollowsFocus: true), true),
+        (SelectionSettings(allowsMultipleSelection: true, selectionFollowsFocus: true), false),
+        (SelectionSettings(allowsSelection: false, selectionFollowsFocus: true), false),
+        (SelectionSettings(isEditing: true, selectionFollowsFocus: true), false),
+        (SelectionSettings(allowsSelectionDuringEditing: true, isEditing: true, selectionFollowsFocus: true), true),
+        (SelectionSettings(), false),
+    ])
+    func inEffect(settings: SelectionSettings, now: Bool) {
+        #expect(settings.selectionFollowsFocusNow == now)
+    }
+
+    @Test("focus on B after A selects B alone; the change is a person's, with no primary action")
+    func focusReplaces() throws {
+        var selection = ItemSelection<Int>(settings: Self.follows)
+        try selection.focus(1, in: list())
+        let change = try selection.focus(4, in: list())
+        #expect(selection.selectedItems == [4])
+        #expect(change == SelectionChange(selected: [4], deselected: [1], isUserInteraction: true))
+    }
+
+    @Test("where selection does not follow focus, a focus changes nothing", arguments: [
+        SelectionSettings(), SelectionSettings(allowsMultipleSelection: true, selectionFollowsFocus: true),
+        SelectionSettings(allowsSelection: false, selectionFollowsFocus: true),
+    ])
+    func focusAlone(settings: SelectionSettings) throws {
+        var selection = ItemSelection<Int>(settings: settings)
+        if settings.allowsSelectionNow { try selection.selectItem(2, in: list()) }
+        let before = selection
+        let change = try selection.focus(4, in: list())
+        #expect(selection == before)
+        #expect(change == SelectionChange(isUserInteraction: true))
+    }
+
+    @Test("a shouldSelect veto leaves the selection as it was")
+    func veto() throws {
+        var selection = ItemSelection<Int>(settings: Self.follows)
+        try selection.focus(1, in: list())
+        let change = try selection.focus(5, in: list(), shouldSelect: { $0 != 5 })
+        #expect(selection.selectedItems == [1])
+        #expect(change == SelectionChange(isUserInteraction: true))
+    }
+
+    @Test("a focus on an item the list does not contain throws, naming it, and changes nothing")
+    func unknown() throws {
+        var selection = ItemSelection<Int>(settings: Self.follows)
+        try selection.focus(2, in: list())
+        #expect(throws: SelectionError.unknownItems(["9"])) { try selection.focus(9, in: list()) }
+        #expect(selection.selectedItems == [2])
+    }
+
+    @Test("over random moves, focus then tap equals a tap, and a focus alone never asks for the primary action",
+          arguments: 0..<20)
+    func focusThenTap(seed: Int) throws {
+        var random = SeededRandom(seed: UInt64(seed))
+        var focused = ItemSelection<Int>(settings: Self.follows), tapped = ItemSelection<Int>(settings: Self.follows)
+        for _ in 0..<30 {
+            let item = Int(random.next() % 5) + 1
+            let change = try focused.focus(item, in: list())
+            #expect(change.primaryActionItem == nil)
+            #expect(focused.selectedItems == [item])
+            try tapped.tap(item, in: list())
+            #expect(focused.selectedItems == tapped.selectedItems)
+        }
     }
 }

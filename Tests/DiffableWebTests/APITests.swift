@@ -38,8 +38,9 @@ struct APIContractTests {
         let id = try #require(created.json?["id"] as? String)
         // Swipe actions and context menus: a list that has them.
         let contextual = { (path: String) in path.hasSuffix("/swipe-actions") || path.hasSuffix("/menu") }
+        func demo(of path: String) -> String { contextual(path) ? "emoji-explorer" : path.hasSuffix("/detail-accessory") ? "editing" : "numbers" }
         func concrete(_ path: String) -> String {
-            path.replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{demo}", with: contextual(path) ? "emoji-explorer" : "numbers")
+            path.replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{demo}", with: demo(of: path))
                 .replacingOccurrences(of: "{action}", with: "append")
         }
         let byPath = Dictionary(grouping: APIRoutes.all, by: \.path)
@@ -54,6 +55,7 @@ struct APIContractTests {
                 if path.hasSuffix("/swipe-actions") { headers["Content-Type"] = "application/json"; body = Array(#"{"item":"fox","action":"star"}"#.utf8) }
                 if path.hasSuffix("/menu") { headers["Content-Type"] = "application/json"; body = Array(#"{"items":["panda"],"action":"hide"}"#.utf8) }
                 if path.hasSuffix("/editing") { headers["Content-Type"] = "application/json"; body = Array(#"{"editing":false}"#.utf8) }
+                if path.hasSuffix("/detail-accessory") { headers["Content-Type"] = "application/json"; body = Array(#"{"item":"c-ada"}"#.utf8) }
                 if path.hasSuffix("/delete-item") {
                     // An item to delete, whatever the requests before this one left.
                     _ = await app.handle(Request(method: .post, target: concrete("/api/sessions/{id}/demos/{demo}/actions/append"),

@@ -59,6 +59,42 @@ struct LiveDestinationsTests {
         stream.socket.close()
     }
 
+    @Test("a tap on a post selects it and opens it (the primary action); a promo opens nothing; a script's selection opens nothing; Close shuts it")
+    func opensPosts() async throws {
+        let (live, cookie) = try await start(latency: 60_000...60_000)
+        let page = try await get(port: live.port, "/demos/destinations", headers: ["Cookie": "dw_session=\(cookie)"])
+        #expect(page.text.contains(#"data-selection-pattern="grid""#), "a card holds a Like button: the grid pattern")
+        #expect(page.text.contains(#"data-opened="false""#))
+        func tap(_ item: String, seq: Int) async throws -> [String]? {
+            let response = try await live.postJSON("/demos/destinations/select", #"{"item":"\#(item)","seq":\#(seq)}"#, cookie: cookie)
+            #expect(response.status == 200, "\(item): \(response.text)")
+            return (object(response)["selection"] as? [String: Any])?["items"] as? [String]
+        }
+        func values() throws -> [String: String] { try demo(live, cookie).pageValues() }
+
+        #expect(try await tap("post-0002", seq: 1) == ["post-0002"])
+        #expect(try values()["opened"] == "true" && values()["openedTitle"] == "First light on Peak 2")
+        #expect(try await tap("promo-1", seq: 2) == ["post-0002"], "shouldSelect refuses a promo")
+        #expect(try values()["openedTitle"] == "First light on Peak 2", "and a promo has nothing to open")
+
+        // The pane's likes follow a like of the opened post.
+        let liked = try await live.postJSON("/demos/destinations/actions/like", #"{"post":"post-0002"}"#, cookie: cookie)
+        #expect(liked.status == 200)
+        #expect(try values()["openedLikes"]?.hasSuffix("yours among them") == true)
+
+        // A script selects without the primary action (UIKit's selectItem): nothing opens.
+        let share = try #require(live.app.shareID(cookie: cookie))
+        let scripted = try await live.postJSON("/api/sessions/\(share)/demos/destinations/selection", #"{"items":["post-0005"]}"#)
+        #expect(scripted.status == 200)
+        #expect(try values()["openedTitle"] == "First light on Peak 2")
+
+        let closed = try await live.postJSON("/demos/destinations/actions/close", "{}", cookie: cookie)
+        #expect(closed.status == 200)
+        #expect(try values()["opened"] == "false")
+        let reopened = try await get(port: live.port, "/demos/destinations", headers: ["Cookie": "dw_session=\(cookie)"])
+        #expect(reopened.text.contains(#"data-opened="false""#))
+    }
+
     @Test("a failed asset shows Retry; retry is a reload (a new cell), then the picture arrives")
     func retry() async throws {
         let (live, cookie) = try await start(latency: 0...0)

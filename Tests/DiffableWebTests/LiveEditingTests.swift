@@ -201,7 +201,7 @@ struct LiveEditingTests {
         #expect(returning.list("editing")?.version == version, "restored, not changed")
         #expect(again.text.contains(" data-editing ") && again.text.contains(#"aria-pressed="true" aria-controls="list">Done</button>"#))
         #expect(again.text.contains(#"class="demo editing""#), "the body's editing class for the first paint")
-        #expect(page.text.contains(#"<body data-demo="editing" class="demo">"#), "no class named after the list: the page's editing class is the mode's")
+        #expect(page.text.contains(#"<body data-demo="editing" class="demo" data-shows-state="card""#), "no class named after the list: the page's editing class is the mode's")
     }
 
     @Test("the page's delete-item: JSON answers, a form is 303 back")
@@ -218,6 +218,47 @@ struct LiveEditingTests {
         let form = await visitor.send(.post, "/demos/editing/delete-item", form: "item=c-tony")
         #expect(form.status == .seeOther && form.headers["Location"] == "/demos/editing")
         #expect(visitor.list("editing")?.dataSource.snapshot().contains(item: "c-tony") == false)
+    }
+
+    @Test("a detail accessory's tap runs accessoryButtonTapped: the card opens, from the page and a script; refusals change nothing")
+    func detailAccessory() async throws {
+        let live = try await LiveServer.start()
+        let cookie = try await live.newSession("/demos/editing")
+        let page = try await get(port: live.port, "/demos/editing", headers: ["Cookie": "dw_session=\(cookie)"])
+        #expect(page.text.contains(#"data-detail-url="/demos/editing/detail-accessory""#))
+        #expect(page.text.contains(#"data-selection-pattern="grid""#), "a row holds its detail button: the grid pattern")
+        #expect(page.text.contains(#"data-accessory="detail""#))
+        let list = try #require(live.app.sessionList(cookie: cookie, demo: "editing"))
+        func card() -> String? { list.demo.pageValues()["cardName"] }
+        #expect(list.demo.pageValues()["card"] == "false")
+
+        let version = list.version
+        let tapped = try await live.postJSON("/demos/editing/detail-accessory", #"{"item":"c-ada","seq":1}"#, cookie: cookie)
+        #expect(tapped.status == 200 && object(tapped)["item"] as? String == "c-ada", "\(tapped.text)")
+        #expect(object(tapped)["version"] as? Int == version + 1, "the card is news: a version")
+        #expect(card() == "Ada Lovelace")
+        let again = try await live.postJSON("/demos/editing/detail-accessory", #"{"item":"c-ada","seq":2}"#, cookie: cookie)
+        #expect(object(again)["version"] as? Int == version + 1, "the same card again changes nothing")
+
+        let share = try #require(live.app.shareID(cookie: cookie))
+        let base = "/api/sessions/\(share)/demos/editing"
+        #expect(try await live.postJSON("\(base)/detail-accessory", #"{"item":"c-grace"}"#).status == 200)
+        #expect(card() == "Grace Hopper")
+
+        let unknown = try await live.postJSON("\(base)/detail-accessory", #"{"item":"c-nobody"}"#)
+        #expect(unknown.status == 404 && object(unknown)["error"] as? String == "unknown_item")
+        let missing = try await live.postJSON("\(base)/detail-accessory", #"{}"#)
+        #expect(missing.status == 400 && object(missing)["error"] as? String == "missing_parameter")
+        #expect(try await live.postJSON("\(base)/editing", #"{"editing":true}"#).status == 200)
+        let editing = try await live.postJSON("\(base)/detail-accessory", #"{"item":"c-alan"}"#)
+        #expect(editing.status == 422 && object(editing)["error"] as? String == "accessory_not_offered",
+                "the detail button shows out of editing mode only")
+        #expect(card() == "Grace Hopper", "refused: unchanged")
+        let none = try await live.postJSON("/api/sessions/\(share)/demos/mountains/detail-accessory", #"{"item":"m0001"}"#)
+        #expect(none.status == 404 && object(none)["error"] as? String == "no_accessories")
+
+        #expect(try await live.postJSON("\(base)/actions/closeCard", "{}").status == 200)
+        #expect(list.demo.pageValues()["card"] == "false")
     }
 
     @Test("a reorder across sections lands in the section of the row it was dropped on")

@@ -103,6 +103,55 @@ struct LiveOutlineTests {
         #expect(demo.current.counts.loads == 1 && demo.current.counts.reuses == 1 && demo.current.counts.willExpand == 2)
     }
 
+    @Test("a sidebar: a focus selects without the primary action, a tap on a band selects and toggles it, didSelect shows the row")
+    func selectionFollowsFocus() async throws {
+        let (live, cookie) = try await start()
+        func tap(_ body: String) async throws -> [String: Any] {
+            let response = try await live.postJSON("/demos/outline/select", body, cookie: cookie)
+            #expect(response.status == 200, "\(body): \(response.text)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        }
+        func selected(_ answer: [String: Any]) -> [String]? { (answer["selection"] as? [String: Any])?["items"] as? [String] }
+        func pane() throws -> String { try demo(live, cookie).pageValues()["shownTitle"] ?? "" }
+        #expect(try pane() == "Nothing selected")
+
+        // A focus move (an arrow key) selects the band and shows it, but does not expand it.
+        let focused = try await tap(#"{"item":"h7000-7999","focus":true,"seq":1}"#)
+        #expect(selected(focused) == ["h7000-7999"])
+        #expect((focused["selection"] as? [String: Any])?["followsFocus"] as? Bool == true, "the wire says the focus selects")
+        #expect(try items(live, cookie) == Self.tree.roots, "no primary action: nothing expanded")
+        #expect(try pane() == "7,000–7,999 m")
+
+        // A tap (a click, Return) on a band selects it and toggles it: its children follow it.
+        let tapped = try await tap(#"{"item":"h8000-8999","seq":2}"#)
+        #expect(selected(tapped) == ["h8000-8999"])
+        #expect(try Array(items(live, cookie).prefix(1 + children("h8000-8999").count)) == ["h8000-8999"] + children("h8000-8999"))
+        #expect(try demo(live, cookie).current.expanded == ["h8000-8999"])
+        _ = try await tap(#"{"item":"h8800-8899","seq":3}"#)
+        #expect(try items(live, cookie).contains("m0001"), "a second level opens the same way")
+
+        // A mountain's primary action is its selection alone; the pane names it.
+        let everest = try await tap(#"{"item":"m0001","focus":true,"seq":4}"#)
+        #expect(selected(everest) == ["m0001"])
+        _ = try await tap(#"{"item":"m0001","seq":5}"#)
+        #expect(try pane() == "Mount Everest")
+        #expect(try demo(live, cookie).pageValues()["shownSummary"] == "8,848 m · in 8,800–8,899 m")
+        #expect(try demo(live, cookie).current.expanded == ["h8000-8999", "h8800-8899"])
+
+        // A tap on an open band closes it (its descendants leave, and the selection with them).
+        _ = try await tap(#"{"item":"h8000-8999","seq":6}"#)
+        #expect(try items(live, cookie) == Self.tree.roots)
+        #expect(try !demo(live, cookie).current.expanded.contains("h8000-8999"), "closed (its open child keeps its state, as UIKit's)")
+
+        // A script's selection calls no didSelect: the pane stays on the row a person chose.
+        let share = try #require(live.app.shareID(cookie: cookie))
+        let scripted = try await live.postJSON("/api/sessions/\(share)/demos/outline/selection", #"{"items":["h6000-6999"]}"#)
+        #expect(scripted.status == 200)
+        #expect(try pane() == "8,000–8,999 m", "the last row a person selected")
+        let unknown = try await live.postJSON("/demos/outline/select", #"{"item":"m9999","focus":true,"seq":7}"#, cookie: cookie)
+        #expect(unknown.status == 404, "an item the outline does not show: \(unknown.text)")
+    }
+
     @Test("the API's action route expands three levels deep; the snapshot's data says level, parent and expanded")
     func apiRoute() async throws {
         let (live, cookie) = try await start()

@@ -124,4 +124,29 @@ extension ItemSelection {
         extent = item
         return change
     }
+
+    /// The keyboard focus moved onto an item. Where selection follows focus
+    /// (``SelectionSettings/selectionFollowsFocusNow``) it is a single-selection tap without the
+    /// primary action: the item replaces the selection, asking `shouldSelect` and
+    /// `shouldDeselect` as a tap does (a veto leaves the selection as it was and the focus moves
+    /// alone). Elsewhere the focus moves alone: nothing changes.
+    ///
+    /// ```swift
+    /// var selection = ItemSelection<String>(settings: SelectionSettings(selectionFollowsFocus: true))
+    /// try selection.focus("k2", in: snapshot)  // selects k2; change.primaryActionItem == nil
+    /// ```
+    /// - Throws: ``SelectionError/unknownItems(_:)`` when the snapshot does not contain the item;
+    ///   the selection is left as it was.
+    /// - Complexity: expected O(1).
+    @discardableResult
+    public mutating func focus<SectionID>(_ item: ItemIdentifier, in snapshot: Snapshot<SectionID, ItemIdentifier>,
+                                          shouldSelect: (ItemIdentifier) -> Bool = { _ in true },
+                                          shouldDeselect: (ItemIdentifier) -> Bool = { _ in true })
+        throws(SelectionError) -> SelectionChange<ItemIdentifier> {
+        guard snapshot.contains(item: item) else { throw .unknownItems(of: [item]) }
+        guard settings.selectionFollowsFocusNow else { return SelectionChange(isUserInteraction: true) }
+        var change = try tap(item, in: snapshot, shouldSelect: shouldSelect, shouldDeselect: shouldDeselect)
+        change.primaryActionItem = nil
+        return change
+    }
 }

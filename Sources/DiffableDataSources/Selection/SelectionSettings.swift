@@ -30,17 +30,24 @@ public struct SelectionSettings: Codable, Hashable, Sendable {
     public var allowsMultipleSelectionDuringEditing: Bool
     /// Whether the list is in editing mode (UIKit's `isEditing`, default `false`).
     public var isEditing: Bool
+    /// Whether moving the keyboard focus onto an item selects it (UIKit's `selectionFollowsFocus`,
+    /// default `false`): the WAI-ARIA pattern's "selection follows focus", for single selection
+    /// only (see ``selectionFollowsFocusNow``). A focus-driven selection is a person's (the
+    /// delegate's `shouldSelect` and `didSelect` run) but no primary action: that stays with a
+    /// tap, a click or Return, which is how UIKit tells the two apart.
+    public var selectionFollowsFocus: Bool
 
     /// Settings with UIKit's defaults unless given: single selection, not editing.
     /// - Complexity: O(1).
     public init(allowsSelection: Bool = true, allowsMultipleSelection: Bool = false,
                 allowsSelectionDuringEditing: Bool = false, allowsMultipleSelectionDuringEditing: Bool = false,
-                isEditing: Bool = false) {
+                isEditing: Bool = false, selectionFollowsFocus: Bool = false) {
         self.allowsSelection = allowsSelection
         self.allowsMultipleSelection = allowsMultipleSelection
         self.allowsSelectionDuringEditing = allowsSelectionDuringEditing
         self.allowsMultipleSelectionDuringEditing = allowsMultipleSelectionDuringEditing
         self.isEditing = isEditing
+        self.selectionFollowsFocus = selectionFollowsFocus
     }
 
     /// Decodes settings; a missing property takes UIKit's default, so `{"allowsMultipleSelection": true}`
@@ -54,7 +61,8 @@ public struct SelectionSettings: Codable, Hashable, Sendable {
                   allowsMultipleSelection: try flag(.allowsMultipleSelection, false),
                   allowsSelectionDuringEditing: try flag(.allowsSelectionDuringEditing, false),
                   allowsMultipleSelectionDuringEditing: try flag(.allowsMultipleSelectionDuringEditing, false),
-                  isEditing: try flag(.isEditing, false))
+                  isEditing: try flag(.isEditing, false),
+                  selectionFollowsFocus: try flag(.selectionFollowsFocus, false))
     }
 
     /// Whether a tap can select an item now, in the current mode. When it is `false` nothing is
@@ -68,5 +76,12 @@ public struct SelectionSettings: Codable, Hashable, Sendable {
     /// select ranges. When it is `false` at most one item is selected. - Complexity: O(1).
     public var allowsMultipleSelectionNow: Bool {
         allowsSelection && (isEditing ? allowsMultipleSelectionDuringEditing : allowsMultipleSelection)
+    }
+
+    /// Whether moving the focus selects now: ``selectionFollowsFocus`` where a tap may select
+    /// and at most one item is selected (in multiple selection the focus moves alone, as the
+    /// Authoring Practices' multi-select listbox has it). - Complexity: O(1).
+    public var selectionFollowsFocusNow: Bool {
+        selectionFollowsFocus && allowsSelectionNow && !allowsMultipleSelectionNow
     }
 }

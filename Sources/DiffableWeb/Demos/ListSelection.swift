@@ -16,30 +16,36 @@ public struct ListSelection: Sendable, Equatable, Encodable {
     /// Whether a tap may select now (`SelectionSettings.allowsSelectionNow`); the wire carries
     /// it only when it is `false`.
     public var allowed: Bool
+    /// Whether moving the focus selects now (`SelectionSettings.selectionFollowsFocusNow`): the
+    /// page then sends a `focus` for each arrow key. The wire carries it only when it is `true`.
+    public var followsFocus: Bool
 
-    public init(items: [String], editing: Bool, multiple: Bool, allowed: Bool) {
+    public init(items: [String], editing: Bool, multiple: Bool, allowed: Bool, followsFocus: Bool = false) {
         self.items = items
         self.editing = editing
         self.multiple = multiple
         self.allowed = allowed
+        self.followsFocus = followsFocus
     }
 
-    enum CodingKeys: String, CodingKey { case items, editing, multiple, allowed }
+    enum CodingKeys: String, CodingKey { case items, editing, multiple, allowed, followsFocus }
 
-    /// As the wire writes it: `allowed` only when it is `false`.
+    /// As the wire writes it: `allowed` only when it is `false`, `followsFocus` only when `true`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(items, forKey: .items)
         try container.encode(editing, forKey: .editing)
         try container.encode(multiple, forKey: .multiple)
         if !allowed { try container.encode(false, forKey: .allowed) }
+        if followsFocus { try container.encode(true, forKey: .followsFocus) }
     }
 
     /// The wire form of a selection kept by the core.
     /// - Complexity: O(1) (the items are shared until changed).
     public init(_ selection: ItemSelection<String>) {
         self.init(items: selection.selectedItems, editing: selection.settings.isEditing,
-                  multiple: selection.settings.allowsMultipleSelectionNow, allowed: selection.settings.allowsSelectionNow)
+                  multiple: selection.settings.allowsMultipleSelectionNow, allowed: selection.settings.allowsSelectionNow,
+                  followsFocus: selection.settings.selectionFollowsFocusNow)
     }
 }
 
@@ -49,6 +55,9 @@ public enum SelectionRequest: Sendable, Equatable {
     /// A person's click, tap, Space or Return on `item`; `extend`: Shift-click or Shift+arrow
     /// (a range from the anchor, in multiple selection).
     case tap(String, extend: Bool)
+    /// A person's arrow key moved the focus onto `item`: where selection follows focus, a tap
+    /// without the primary action (`ItemSelection.focus`); elsewhere nothing.
+    case focus(String)
     /// A person's Ctrl/Cmd+A: every item, in multiple selection (AppKit's `selectAll`).
     case selectAll
     /// A script's: add these items (in single selection, at most one may end up selected).
@@ -67,7 +76,7 @@ public enum SelectionRequest: Sendable, Equatable {
     /// The items the request names, each of which the list must contain.
     var namedItems: [String] {
         switch self {
-        case .tap(let item, _): [item]
+        case .tap(let item, _), .focus(let item): [item]
         case .selectAll, .setEditing: []
         case .select(let items), .deselect(let items), .replace(let items): items
         case .form(let checked, let shown): checked + shown
@@ -77,7 +86,7 @@ public enum SelectionRequest: Sendable, Equatable {
     /// Whether a person asked (the list's `shouldSelect` and `didSelect` are due).
     var isUserInteraction: Bool {
         switch self {
-        case .tap, .form: true
+        case .tap, .focus, .form: true
         case .selectAll, .select, .deselect, .replace, .setEditing: false
         }
     }

@@ -20,8 +20,16 @@ public protocol AccessorizedList: WebList {
     /// The name accessories call the item by in their accessible names ("Delete Bob").
     /// Default: `nil`, the cell's `label`, `title` or `name` value, or its identifier.
     func accessibilityName(for item: ItemID) -> String?
+
+    /// A person tapped `item`'s detail accessory (UITableView's
+    /// `tableView(_:accessoryButtonTappedForRowWith:)`, the `detail` accessory's action handler):
+    /// runs on the list's state inside a write, as an action does; a change of state is a new
+    /// version (the page shows what it changed). Only an item whose `detail` accessory shows now
+    /// can be tapped: another is a 422 `accessory_not_offered`. Default: nothing.
+    mutating func accessoryButtonTapped(for item: ItemID)
 }
 
 extension AccessorizedList {
     public func accessibilityName(for item: ItemID) -> String? { nil }
+    public mutating func accessoryButtonTapped(for item: ItemID) {}
 }

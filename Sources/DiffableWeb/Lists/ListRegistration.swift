@@ -18,6 +18,8 @@ final class ListRegistration<List: WebList>: Sendable {
     let hasItemData: Bool
     let hasSupplementaryViews: Bool
     let isSelectable: Bool
+    /// ``SelectableList/rowsHoldControls``: the page's selection is a grid.
+    let selectionIsGrid: Bool
     let isDeletable: Bool
     let hasAccessories: Bool
     let logger = Logger(label: "DiffableWeb")
@@ -34,6 +36,7 @@ final class ListRegistration<List: WebList>: Sendable {
         hasItemData = List.self is any ItemData.Type
         hasSupplementaryViews = List.self is any SupplementaryViews.Type
         isSelectable = List.self is any SelectableList.Type
+        selectionIsGrid = (List.self as? any SelectableList.Type)?.rowsHoldControls ?? false
         isDeletable = List.self is any DeletableList.Type
         hasAccessories = List.self is any AccessorizedList.Type
     }

@@ -24,6 +24,11 @@ import DiffableDataSources
 /// }
 /// ```
 public protocol SelectableList: WebList where ItemID == String {
+    /// Whether a row holds controls of its own (a Like button): its page is then the WAI-ARIA
+    /// grid pattern (rows with `aria-selected`, each control a cell that ← and → reach) rather
+    /// than a listbox, whose options may hold none. Default: `false`.
+    static var rowsHoldControls: Bool { get }
+
     /// What people may select now: an instance property, so that an action can change it; the
     /// framework trims the selection to new settings after every write. Its `isEditing` is not
     /// read: editing mode is the selection's (the page's Edit button, a script's `…/editing`, an
@@ -41,6 +46,11 @@ public protocol SelectableList: WebList where ItemID == String {
     /// `collectionView(_:performPrimaryActionForItemAt:)`: a person tapped `item` alone, out of
     /// editing mode (see `ItemSelection.tap`). Default: nothing.
     mutating func performPrimaryAction(for item: String)
+    /// The list's own action that a primary action on `item` runs, after
+    /// ``performPrimaryAction(for:)`` and in the same write (its changes animate as the action's
+    /// would: the Outline's `toggle` of a band). One the list refuses changes nothing and the
+    /// tap's selection stands. Default: none.
+    func primaryAction(for item: String) -> Action?
 
     /// Runs an action that reads or changes the selection (a bulk "Delete selected"): changes
     /// made to `selection` are code's (no `didSelect`). Default: ``WebList/perform(_:on:)``.
@@ -48,12 +58,14 @@ public protocol SelectableList: WebList where ItemID == String {
 }
 
 extension SelectableList {
+    public static var rowsHoldControls: Bool { false }
     public var selectionSettings: SelectionSettings { SelectionSettings() }
     public func shouldSelect(_ item: String) -> Bool { true }
     public func shouldDeselect(_ item: String) -> Bool { true }
     public mutating func didSelect(_ item: String) {}
     public mutating func didDeselect(_ item: String) {}
     public mutating func performPrimaryAction(for item: String) {}
+    public func primaryAction(for item: String) -> Action? { nil }
     public mutating func perform(_ action: Action, on list: inout Snapshot<SectionID, String>, selection: inout ItemSelection<String>) throws {
         try perform(action, on: &list)
     }

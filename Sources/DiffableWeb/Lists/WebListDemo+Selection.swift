@@ -4,7 +4,9 @@ import Foundation
 // A ``SelectableList``'s selection: kept beside its state (``WebListDemo/Value/selection``),
 // changed by a person's tap (with the list's delegate methods) or a script's request (without),
 // trimmed to the list's settings and reconciled with every apply, after each write.
-extension WebListDemo {
+extension WebListDemo: SelectionPatternServing {
+    var selectionIsGrid: Bool { registration.selectionIsGrid }
+
     /// The key of the selection in the saved state (beside the list's own keys).
     static var selectionKey: String { "_selection" }
 
@@ -57,6 +59,8 @@ extension WebListDemo {
             let shouldDeselect = { (item: String) in list.shouldDeselect(item) }
             change = extend ? try selection.extend(to: item, in: snapshot, shouldSelect: shouldSelect, shouldDeselect: shouldDeselect)
                             : try selection.tap(item, in: snapshot, shouldSelect: shouldSelect, shouldDeselect: shouldDeselect)
+        case .focus(let item):
+            change = try selection.focus(item, in: snapshot, shouldSelect: { list.shouldSelect($0) }, shouldDeselect: { list.shouldDeselect($0) })
         case .selectAll:
             change = selection.selectAll(in: snapshot)
         case .select(let items):
@@ -95,6 +99,16 @@ extension WebListDemo {
         // changed (a counter), is.
         let visible = ListSelection(selection) != ListSelection(before) || demo.persistentState() != oldState
         if visible { transaction.apply(snapshot, animatingDifferences: false) }
+        if change.isUserInteraction, let item = change.primaryActionItem, let action = changed.primaryAction(for: item) as? List.Action {
+            // The list's own action, in the same write: its changes are the next version. One the
+            // list refuses changes nothing; the tap's selection stands (a tap cannot fail in UIKit).
+            do {
+                try demo.performTyped(action, on: transaction)
+                return true
+            } catch {
+                return visible
+            }
+        }
         return visible
     }
 
@@ -153,4 +167,10 @@ extension WebListDemo {
         guard registration.isSelectable, let text = state[Self.selectionKey] else { return nil }
         return try? JSONDecoder().decode(ItemSelection<String>.self, from: Data(text.utf8))
     }
+}
+
+/// How a selectable list's page presents it (``SelectableList/rowsHoldControls``).
+protocol SelectionPatternServing: Demo {
+    /// Whether the page's selection is the WAI-ARIA grid pattern rather than a listbox.
+    var selectionIsGrid: Bool { get }
 }

@@ -110,7 +110,13 @@ final class WebListDemo<List: WebList>: Demo {
     func performReporting(_ action: String, parameters: ActionParameters, on list: ListTransaction) throws(ActionError) -> ActionReport? {
         if registration.reorderable, action == ReorderAction.name { return try reorder(parameters, on: list) }
         let typed = try ActionDecoding.decode(List.Action.self, name: action, parameters: parameters, schema: registration.schema)
-        if hasOutline, try performOutline(typed, on: list) { return nil }
+        try performTyped(typed, on: list)
+        return nil
+    }
+
+    /// Runs a decoded action of the list (a request's, or a ``SelectableList``'s primary action).
+    func performTyped(_ typed: List.Action, on list: ListTransaction) throws(ActionError) {
+        if hasOutline, try performOutline(typed, on: list) { return }
         let before = value.withLock { $0 }
         var changed = before.list
         if let derived = registration.derived {
@@ -142,13 +148,12 @@ final class WebListDemo<List: WebList>: Demo {
                 let before = persistentState()
                 update(changed, selection: selection)
                 if persistentState() != before { _ = list.apply(snapshot, animatingDifferences: true) }
-                return nil
+                return
             }
             update(changed, selection: selection)
-            return nil
+            return
         }
         update(changed)
-        return nil
     }
 
     /// Runs the list's action on the wire snapshot.

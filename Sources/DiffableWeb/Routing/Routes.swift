@@ -32,8 +32,8 @@ struct Route: Sendable {
 
     enum Root: Sendable, Equatable { case index, openAPI, health, metrics, dropStreams }
     enum API: Sendable, Equatable { case demos, createSession }
-    enum List: Sendable, Equatable { case snapshot, operations, layout, actions, action, selection, swipeActions, menu, editing, deleteItem, events }
-    enum Page: Sendable, Equatable { case page, events, viewport, measure, actions, action, select, swipe, menu, editing, deleteItem, asset }
+    enum List: Sendable, Equatable { case snapshot, operations, layout, actions, action, selection, swipeActions, menu, editing, deleteItem, detailAccessory, events }
+    enum Page: Sendable, Equatable { case page, events, viewport, measure, actions, action, select, swipe, menu, editing, deleteItem, detailAccessory, asset }
 
     enum Scope: Sendable, Equatable {
         case root, api, session, list, page, immediate
@@ -125,6 +125,7 @@ enum Routes {
         Route("/api/sessions/{id}/demos/{demo}/editing", ["GET", "HEAD", "POST"], .list(.editing),
               operations: ["GET": "getEditing", "POST": "setEditing"]),
         Route("/api/sessions/{id}/demos/{demo}/delete-item", ["POST"], .list(.deleteItem), operations: ["POST": "deleteItem"]),
+        Route("/api/sessions/{id}/demos/{demo}/detail-accessory", ["POST"], .list(.detailAccessory), operations: ["POST": "tapDetailAccessory"]),
         Route("/api/sessions/{id}/demos/{demo}/events", ["GET"], .list(.events), operations: ["GET": "followEvents"]),
 
         Route("/demos/{demo}", ["GET", "HEAD"], .page(.page)),
@@ -138,6 +139,7 @@ enum Routes {
         Route("/demos/{demo}/menu", ["GET", "HEAD", "POST"], .page(.menu)),
         Route("/demos/{demo}/editing", ["POST"], .page(.editing)),
         Route("/demos/{demo}/delete-item", ["POST"], .page(.deleteItem)),
+        Route("/demos/{demo}/detail-accessory", ["POST"], .page(.detailAccessory)),
         Route("/demos/{demo}/assets/{asset}", ["GET", "HEAD"], .page(.asset)),
     ]
 

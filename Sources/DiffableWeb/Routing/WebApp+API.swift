@@ -86,6 +86,8 @@ extension WebApp {
             return try editingAnswer(list)
         case .deleteItem:
             return try await retryingLostRace(session, descriptor, list) { try await deleteItem(request, $0) }
+        case .detailAccessory:
+            return try await retryingLostRace(session, descriptor, list) { try await tapDetailAccessory(request, $0) }
         case .events:
             return try eventStream(request, list: list, cookie: nil)
         }

@@ -6,16 +6,18 @@ import MicroHTTP
 // (`POST /api/sessions/{id}/demos/{name}/delete-item`), through the list's own hook.
 
 extension WebApp {
-    /// `{"item": I, "seq": N, "client": C}`, or a form's `item`.
-    struct DeleteItemInput: Decodable {
+    /// A request about one item (`…/delete-item`, `…/detail-accessory`): `{"item": I, "seq": N,
+    /// "client": C}`, or a form's `item`.
+    struct ItemInput: Decodable {
         var item: String?
         var seq: Int?
         var client: String?
     }
 
-    private func deleteItemInput(_ request: Request) throws -> (item: String, input: DeleteItemInput) {
-        let input: DeleteItemInput = request.isForm
-            ? DeleteItemInput(item: QueryItem.parse(request.bodyText).last { $0.name == "item" }?.value)
+    /// The item a request names, checked, and the rest of its body.
+    func itemInput(_ request: Request) throws -> (item: String, input: ItemInput) {
+        let input: ItemInput = request.isForm
+            ? ItemInput(item: QueryItem.parse(request.bodyText).last { $0.name == "item" }?.value)
             : try decodeBody(request)
         guard let item = input.item else { throw HTTPError(.badRequest, code: "missing_parameter", message: "Missing parameter: item") }
         try APILimits.checkIdentifier(item, at: "item")
@@ -38,14 +40,14 @@ extension WebApp {
     /// `POST …/delete-item` from a script.
     func deleteItem(_ request: Request, _ list: LiveList) async throws -> Response {
         guard (list.demo as? any DeletingDemo)?.deletesItems == true else { throw Self.notDeletable(list.name) }
-        let (item, _) = try deleteItemInput(request)
+        let (item, _) = try itemInput(request)
         let version = try await list.deleteItem(item, client: "api", seq: nil)
         return Self.deletedAnswer(version: version, item: item)
     }
 
     /// `POST /demos/<name>/delete-item`: a person confirmed a row's Delete.
     func deleteItem(_ request: Request, _ descriptor: DemoDescriptor) async throws -> Response {
-        let (item, input) = try deleteItemInput(request)
+        let (item, input) = try itemInput(request)
         let client = input.client.map { String($0.prefix(64)) } ?? "default"
         let (session, cookie) = try await session(for: request)
         let list = try await list(session, descriptor)

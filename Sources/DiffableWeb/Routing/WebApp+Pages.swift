@@ -85,7 +85,9 @@ extension WebApp {
             context["selectedCount"] = selection.items.count
             context["editing"] = selection.editing  // the Edit button, and `data-editing` on the list (docs/protocol.md, "Editing")
             context["hasButtons"] = true
+            if (list.demo as? any SelectionPatternServing)?.selectionIsGrid == true { context["selectionGrid"] = true }
         }
+        if (list.demo as? any DetailAccessoryServing)?.hasDetailAccessories == true { context["detailAccessories"] = true }
         // Swipe actions and context menus: the client asks the server for them (`+SwipeActions`, `+ContextMenu`).
         if let contextual = list.demo as? any ContextualActionsServing {
             if contextual.offersSwipeActions { context["swipeActions"] = true }

@@ -128,6 +128,7 @@ extension WebApp {
             case .menu: return try await menu(request, descriptor)
             case .editing: return try await setEditing(request, descriptor)
             case .deleteItem: return try await deleteItem(request, descriptor)
+            case .detailAccessory: return try await tapDetailAccessory(request, descriptor)
             }
         }
         if request.method == .get || request.method == .head, let file = staticFiles.response(for: request) {

@@ -62,12 +62,13 @@ extension WebApp {
         return Self.selectionAnswer(version: version, selection: selection)
     }
 
-    /// A person's tap from the page: `{"item", "extend", "seq", "client"}` or `{"all": true, "seq"}`
-    /// from the client, or the no-JavaScript form's checkboxes (`items` checked of `shown`),
+    /// A person's tap from the page: `{"item", "extend", "seq", "client"}`, `{"item", "focus": true}`
+    /// (an arrow key moved the focus onto it) or `{"all": true, "seq"}` from the client, or the no-JavaScript form's checkboxes (`items` checked of `shown`),
     /// answered `303` back to the page.
     struct TapInput: Decodable {
         var item: String?
         var extend: Bool?
+        var focus: Bool?
         var all: Bool?
         var seq: Int?
         var client: String?
@@ -99,7 +100,7 @@ extension WebApp {
                 selectionRequest = .selectAll
             } else if let item = input.item {
                 try APILimits.checkIdentifier(item, at: "item")
-                selectionRequest = .tap(item, extend: input.extend ?? false)
+                selectionRequest = input.focus == true ? .focus(item) : .tap(item, extend: input.extend ?? false)
             } else {
                 throw HTTPError(.badRequest, code: "missing_parameter", message: "Missing parameter: item")
             }

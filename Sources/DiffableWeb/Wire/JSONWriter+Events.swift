@@ -20,13 +20,15 @@ extension JSONWriter {
     }
 
     /// `,"selection":{"items":[…],"editing":false,"multiple":true}` (and `"allowed":false` when a
-    /// tap may not select now), or nothing for a list without selection.
+    /// tap may not select now, `"followsFocus":true` when moving the focus selects), or nothing for
+    /// a list without selection.
     mutating func selection(_ selection: ListSelection?) {
         guard let selection else { return }
         raw(",\"selection\":{\"items\":"); array(selection.items) { $0.string($1) }
         raw(",\"editing\":"); bool(selection.editing)
         raw(",\"multiple\":"); bool(selection.multiple)
         if !selection.allowed { raw(",\"allowed\":false") }
+        if selection.followsFocus { raw(",\"followsFocus\":true") }
         raw("}")
     }
 

@@ -8,23 +8,33 @@ import DiffableWeb
 /// Delete button, which deletes the row through ``delete(_:from:)``; rows are dragged between
 /// and within sections; a multiple selection (while editing only) goes at once with Delete
 /// selected. My Card can be neither deleted nor moved (`canEditRowAt`, `canMoveRowAt`).
-public struct Editing: BuiltInList, SelectableList, AccessorizedList, DeletableList, Reorderable, SupplementaryViews {
+///
+/// Out of editing mode each row has a detail (info) button, UITableView's
+/// `detailDisclosureButton`: its tap (`accessoryButtonTapped(for:)`) shows the person's card in
+/// the pane above the list. A row holding a button of its own, the page is the grid pattern
+/// (`rowsHoldControls`).
+public struct Editing: BuiltInList, SelectableList, AccessorizedList, DeletableList, Reorderable, SupplementaryViews, PageState {
     public static let name = "editing"
     public static let title = "Editing"
     public static let summary = "UITableView's editing mode: delete with confirmation, reorder, and select several rows to delete at once."
     public static let cellTemplate = "cells/contact"
     public static let cellTemplates = ["cells/contact", "cells/header"]
+    public static let pageTemplate = "demos/editing"
 
     static let sections = [("favorites", "Favorites"), ("others", "Others")]
 
     /// People deleted since the list was made (for scripts: `details`).
     var deleted = 0
+    /// The person whose card the pane shows (their detail button was tapped).
+    var card: String?
 
     public enum Action: WebListAction {
         case deleteSelected
         case restore
+        case closeCard
 
         public static let descriptions = [
+            "closeCard": "Close the card a row's detail (info) button opened",
             "deleteSelected": "Delete the selected people (selected in editing mode)",
             "restore": "Bring back everyone deleted, at the end of their section",
         ]
@@ -35,6 +45,13 @@ public struct Editing: BuiltInList, SelectableList, AccessorizedList, DeletableL
         let name: String
         let detail: String
         let me: Bool?
+    }
+
+    /// The pane above the list: the card a detail button opened.
+    public struct PageValues: Encodable {
+        let card: Bool
+        let cardName: String
+        let cardSummary: String
     }
 
     public init() {}
@@ -65,23 +82,35 @@ public struct Editing: BuiltInList, SelectableList, AccessorizedList, DeletableL
 
     // MARK: Editing
 
-    /// Taps open a person out of editing mode; while editing they toggle a multiple selection
-    /// (UITableView's `allowsMultipleSelectionDuringEditing`).
+    /// A tap selects one person out of editing mode; while editing taps toggle a multiple
+    /// selection (UITableView's `allowsMultipleSelectionDuringEditing`).
     public var selectionSettings: SelectionSettings {
         SelectionSettings(allowsSelection: true, allowsMultipleSelection: false, allowsMultipleSelectionDuringEditing: true)
     }
 
     /// Every row has its phone label; in editing mode the delete and multiselect circles and
-    /// the reorder handle, out of it a disclosure indicator. My Card has neither delete nor handle.
+    /// the reorder handle, out of it a detail button and a disclosure indicator (UIKit's
+    /// `detailDisclosureButton`). My Card has neither delete nor handle.
     public func accessories(for item: String) -> [CellAccessory] {
         guard let contact = Contacts.byID[item] else { return [] }
-        var accessories: [CellAccessory] = [.multiselect(), .label(contact.phone), .disclosureIndicator(displayed: .whenNotEditing)]
+        var accessories: [CellAccessory] = [.multiselect(), .label(contact.phone), .detail(displayed: .whenNotEditing),
+                                            .disclosureIndicator(displayed: .whenNotEditing)]
         if canDelete(item) { accessories.append(.delete()) }
         if canReorder(item) { accessories.append(.reorder()) }
         return accessories
     }
 
     public func accessibilityName(for item: String) -> String? { Contacts.byID[item]?.name }
+
+    /// The detail button: the person's card, in the pane.
+    public mutating func accessoryButtonTapped(for item: String) { card = item }
+
+    public static var rowsHoldControls: Bool { true }
+
+    public var pageValues: PageValues {
+        guard let card, let contact = Contacts.byID[card] else { return PageValues(card: false, cardName: "", cardSummary: "") }
+        return PageValues(card: true, cardName: contact.name, cardSummary: "\(contact.detail) · \(contact.phone) phone")
+    }
 
     /// `canEditRowAt`: everyone but the owner's own card.
     public func canDelete(_ item: String) -> Bool { item != Contacts.me }
@@ -105,6 +134,8 @@ public struct Editing: BuiltInList, SelectableList, AccessorizedList, DeletableL
         switch action {
         case .deleteSelected:
             break  // run with the selection, above
+        case .closeCard:
+            card = nil
         case .restore:
             for (section, people) in [("favorites", Contacts.favorites), ("others", Contacts.others)] {
                 if !list.sectionIdentifiers.contains(section) {

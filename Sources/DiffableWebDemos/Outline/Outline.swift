@@ -10,7 +10,13 @@ import DiffableWeb
 /// loaded lazily by `snapshotForExpandingParent` (the first snapshot holds only the top level).
 /// `shouldExpandItem` refuses a mountain (it has nothing to show: 422 `not_expandable`);
 /// `shouldCollapseItem` allows every parent. Each call is counted (``HandlerCounts``).
-public struct Outline: BuiltInList, ExpandableOutline, ItemData, UpgradesUntypedState {
+///
+/// It is a sidebar with single selection that follows the focus (`selectionFollowsFocus`): an
+/// arrow key selects the row it lands on, and `didSelect` shows that row in the pane above the
+/// list, as a split view's sidebar shows its selection in the secondary column. The primary
+/// action (a click, Return or Space: a person's explicit choice, never a focus move) toggles a
+/// band, as a sidebar's header rows do (`primaryAction(for:)`).
+public struct Outline: BuiltInList, ExpandableOutline, SelectableList, PageState, ItemData, UpgradesUntypedState {
     public static let title = "Outline"
     public static let summary = "Apple’s outline sample: the mountains by height, three levels deep; children load when a band first expands."
     public static let pageTemplate = "demos/outline"
@@ -40,6 +46,9 @@ public struct Outline: BuiltInList, ExpandableOutline, ItemData, UpgradesUntyped
     /// the whole outline (the tree gives each parent's children).
     public internal(set) var expanded: Set<String> = []
     @Transient public internal(set) var counts = HandlerCounts()
+    /// The row a person last selected (`didSelect`): the pane shows it. A script's selection
+    /// calls no `didSelect` and leaves the pane as it was, as in UIKit.
+    public internal(set) var shown: String?
 
     public enum Action: WebListAction {
         case expand(item: String)
@@ -70,6 +79,12 @@ public struct Outline: BuiltInList, ExpandableOutline, ItemData, UpgradesUntyped
         var height: Int? = nil
         var expanded: Bool? = nil
         var mountains: Int? = nil
+    }
+
+    /// The pane above the list: the row the sidebar shows.
+    public struct PageValues: Encodable {
+        let shownTitle: String
+        let shownSummary: String
     }
 
     public init() {}
@@ -200,6 +215,32 @@ public struct Outline: BuiltInList, ExpandableOutline, ItemData, UpgradesUntyped
     public func notInOutlineReason(_ item: String) -> String {
         tree.node(item)?.parent.flatMap { tree.node($0) }.map { "expand “\($0.label)” first" }
             ?? "the section was replaced through the snapshot API"
+    }
+
+    // MARK: Selection
+
+    public var selectionSettings: SelectionSettings { SelectionSettings(selectionFollowsFocus: true) }
+
+    public mutating func didSelect(_ item: String) { shown = item }
+
+    /// A band's primary action toggles it (through the data source, animated); a mountain's is
+    /// its selection alone.
+    public func primaryAction(for item: String) -> Action? { isExpandable(item) ? .toggle(item: item) : nil }
+
+    public var pageValues: PageValues {
+        guard let shown, let node = tree.node(shown) else {
+            return PageValues(shownTitle: "Nothing selected",
+                              shownSummary: "Select a row: ↑ and ↓ move the selection, a click or Return on a band opens it.")
+        }
+        let parent = node.parent.flatMap { tree.node($0) }
+        switch node.kind {
+        case .mountain:
+            return PageValues(shownTitle: node.label, shownSummary: "\(node.height.grouped) m · in \(parent?.label ?? "the catalog")")
+        case .band, .range:
+            let count = node.mountainCount
+            let within = parent.map { " · within \($0.label)" } ?? ""
+            return PageValues(shownTitle: node.label, shownSummary: "\(count.grouped) \(count == 1 ? "mountain" : "mountains")\(within)")
+        }
     }
 
     public func status(of list: Snapshot<String, String>) -> String {

@@ -17,6 +17,7 @@ import { bindScriptPanel, showDetails } from "./script-panel.js";
 import { connectionIndicator } from "./connection.js";
 import { Measurer, anchorScroll } from "./measure.js";
 import { bindSelection } from "./selection.js";
+import { bindDetailAccessories } from "./accessories.js";
 import { bindSwipeActions } from "./swipe.js";
 import { bindContextMenu } from "./context-menu.js";
 import { bindEditing } from "./editing.js";
@@ -75,6 +76,7 @@ async function start() {
   swipe = bindSwipeActions(container, view);
   swipe?.decorate();
   bindContextMenu(container);
+  bindDetailAccessories(container);
 
   const measure = () => ({
     width: Math.round(container.clientWidth),

@@ -8,7 +8,8 @@
 //   and shows the value (not while the person types in it: search.js decides). An element that
 //   names a key in `data-shows-state` carries the value as `data-<key>` (List appearances' body:
 //   `data-shows-state="appearance" data-appearance="sidebar"`), for the page's CSS: it changes
-//   with the event that brings the new frames.
+//   with the event that brings the new frames. An element that names a key in `data-state-text`
+//   shows the value as its text (the Outline's pane: the row its sidebar shows).
 // - A row's ↑ is disabled on the first row and ↓ on the last (`data-move="up"`/`"down"`), after
 //   every render, so it stays right as rows are inserted, removed and moved live.
 // No network here.
@@ -32,6 +33,12 @@ export function showState(state, root = document) {
     } else if (control instanceof HTMLInputElement) {
       showQuery(control, value);
     }
+  }
+  for (const element of root.querySelectorAll("[data-state-text]")) {
+    const key = element.dataset.stateText;
+    if (!key || !Object.hasOwn(state, key)) continue;
+    const value = String(state[key]);
+    if (element.textContent !== value) element.textContent = value;
   }
   for (const element of root.querySelectorAll("[data-shows-state]")) {
     const key = element.dataset.showsState;

@@ -148,10 +148,7 @@ export function bindEditing(demo, container, view, selection) {
       });
       return;
     }
-    if (control?.dataset.accessory === "detail" && row) {
-      row.dispatchEvent(new CustomEvent("diffable-web:accessory", { bubbles: true, detail: { item: row.dataset.id, accessory: "detail" } }));
-      return;
-    }
+    if (control?.dataset.accessory === "detail") return; // accessories.js's
     if (confirming && confirming !== row) hideConfirmation();
     if (!editing || !row || event.button !== 0) return;
     // A tap on a row (or its circle) toggles it, when the list selects while editing.

@@ -6,6 +6,19 @@
 // decides (UIKit's rules, the list's shouldSelect): the page shows the selection that the answer
 // and the events state, in version order, so every tab shows the same one. While the list is in
 // editing mode (editing.js), it is a plain list again: its rows then hold buttons.
+//
+// An outline (`body[data-tree]`, tree.js) keeps its tree roles: its treeitems carry
+// `aria-selected`, and Return, Space and a click are taps (the server's primary action toggles a
+// band). Where the selection says `followsFocus` (single selection that follows focus), an
+// arrow key that moves the focus onto an item sends `{"item", "focus": true}`: the server selects
+// it without the primary action, as UIKit's `selectionFollowsFocus` does.
+//
+// A list whose rows hold controls of their own (`#list[data-selection-pattern="grid"]`:
+// Destinations' Like buttons) is the WAI-ARIA grid pattern instead of a listbox, whose options
+// may hold none: `role="grid"` (`aria-multiselectable` in multiple selection), each item a `row`
+// with `aria-selected` and `aria-rowindex`, each of its parts a `gridcell`. The row is the focus
+// stop (↑ ↓ as in a list); → moves into its controls one by one, ← back out to the row, and
+// its controls leave the Tab order, as the pattern has one stop for the whole grid.
 
 import { postAction } from "./post.js";
 import { nextSeq } from "./seq.js";
@@ -19,20 +32,55 @@ import { showFailure, clearFailure, describe } from "./failures.js";
 export function bindSelection(container, view) {
   const url = container.dataset.selectUrl;
   if (!url) return null;
-  /** @type {{items: string[], editing: boolean, multiple: boolean, allowed?: boolean} | null} */
+  /** @type {{items: string[], editing: boolean, multiple: boolean, allowed?: boolean, followsFocus?: boolean} | null} */
   let selection = null;
   let selected = new Set();
   let version = -1;
   let queue = Promise.resolve();
 
   const active = () => selection !== null && selection.allowed !== false && !document.body.classList.contains("editing");
+  const tree = document.body.hasAttribute("data-tree");
+  const grid = container.dataset.selectionPattern === "grid";
+  const CONTROLS = "button, a[href], input, select, textarea";
+
+  /** A grid row's parts and controls, or a plain cell's again (`on` false). */
+  function decorateRow(element, on) {
+    for (const part of element.children) {
+      if (on) part.setAttribute("role", "gridcell");
+      else if (part.getAttribute("role") === "gridcell") part.removeAttribute("role");
+    }
+    for (const control of element.querySelectorAll(CONTROLS)) {
+      if (on) control.tabIndex = -1;
+      else control.removeAttribute("tabindex");
+    }
+    if (on) {
+      const position = element.getAttribute("aria-posinset");
+      if (position) element.setAttribute("aria-rowindex", position);
+      element.removeAttribute("aria-posinset");
+      element.removeAttribute("aria-setsize");
+    } else {
+      element.removeAttribute("aria-rowindex");
+    }
+  }
 
   /** Roles and `aria-selected` on the list and the cells in the DOM (after every render). */
   function decorate() {
     const on = active();
-    container.setAttribute("role", on ? "listbox" : "list");
+    if (tree) {
+      // tree.js gives the roles; a treeitem says whether it is selected.
+      for (const [id, element] of view.elements) {
+        if (element.dataset.kind !== "item") continue;
+        if (on) element.setAttribute("aria-selected", String(selected.has(id)));
+        else element.removeAttribute("aria-selected");
+        element.classList.toggle("selected", on && selected.has(id));
+      }
+      return;
+    }
+    container.setAttribute("role", on ? (grid ? "grid" : "listbox") : "list");
     if (on && selection.multiple) container.setAttribute("aria-multiselectable", "true");
     else container.removeAttribute("aria-multiselectable");
+    if (on && grid) container.setAttribute("aria-rowcount", String(view.model.itemCount));
+    else container.removeAttribute("aria-rowcount");
     for (const [id, element] of view.elements) {
       const kind = element.dataset.kind;
       if (kind === "decoration") continue;
@@ -44,6 +92,14 @@ export function bindSelection(container, view) {
       // A row that is a control's (`data-row-control`: Settings' Wi-Fi switch) is no option
       // (an option's content is presentational: it would hide the control) but a group, the
       // listbox's other kind of child, which has no place in the set.
+      if (grid) {
+        element.setAttribute("role", on ? "row" : "listitem");
+        decorateRow(element, on);
+        if (on) element.setAttribute("aria-selected", String(selected.has(id)));
+        else element.removeAttribute("aria-selected");
+        element.classList.toggle("selected", on && selected.has(id));
+        continue;
+      }
       const option = on && !element.querySelector("[data-row-control]");
       element.setAttribute("role", option ? "option" : on ? "group" : "listitem");
       if (on && !option) {
@@ -118,6 +174,42 @@ export function bindSelection(container, view) {
       const focused = itemOf(document.activeElement ?? container);
       if (focused && focused !== element) send({ item: focused.dataset.id, extend: true });
     }
+  });
+
+  // The grid's ← and →: into a row's controls and back out to the row (before the view's, which
+  // would move to the previous or next item).
+  if (grid) {
+    container.addEventListener("keydown", (event) => {
+      if (!active() || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
+      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      const row = itemOf(event.target);
+      if (!row) return;
+      const controls = [...row.querySelectorAll(CONTROLS)].filter((control) => !control.disabled && control.getClientRects().length > 0);
+      const index = controls.indexOf(event.target.closest?.(CONTROLS));
+      event.preventDefault();
+      event.stopPropagation();
+      const next = event.key === "ArrowRight" ? controls[index + 1] : index > 0 ? controls[index - 1] : index === 0 ? row : null;
+      next?.focus({ preventScroll: true });
+    }, true);
+  }
+
+  // Selection that follows focus: an arrow key (or Home, End, a page key, a tree's ← →) that
+  // moves the focus onto an item selects it. The flag is set before the view's and the tree's
+  // keys move the focus (a capture listener, added first), and a pointer clears it: a click is a
+  // tap of its own.
+  const NAVIGATION = new Set(["ArrowDown", "ArrowUp", "ArrowLeft", "ArrowRight", "Home", "End", "PageDown", "PageUp"]);
+  let navigating = false;
+  container.addEventListener("keydown", (event) => {
+    navigating = NAVIGATION.has(event.key) && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey;
+  }, true);
+  container.addEventListener("pointerdown", () => { navigating = false; });
+  container.addEventListener("focusin", (event) => {
+    if (!navigating) return;
+    navigating = false;
+    if (!active() || !selection.followsFocus) return;
+    const element = itemOf(event.target);
+    if (!element || element !== event.target || selected.has(element.dataset.id)) return;
+    send({ item: element.dataset.id, focus: true });
   });
 
   // Editing mode is a class on the body (editing.js): the roles follow it.

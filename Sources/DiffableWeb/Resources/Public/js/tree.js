@@ -7,7 +7,8 @@
 // and `aria-expanded` on parents) and keeps the cells in the DOM in the list's order (the
 // virtualizer appends new cells at the end; a tree is read in DOM order). It adds the tree's
 // keys: → expands, or moves to the first child of an expanded row; ← collapses, or moves to
-// the parent; Enter and Space toggle (↑ ↓ Home End PageUp PageDown are the list's own).
+// the parent; Enter and Space toggle (↑ ↓ Home End PageUp PageDown are the list's own). In a
+// selectable outline, Enter, Space and a click on a row are selection.js's taps instead.
 //
 // Expanding and collapsing are the list's actions, named by the page (`data-expand-action`,
 // `data-collapse-action` and their `data-item-parameter` on the body: this file names no
@@ -125,8 +126,13 @@ export function bindTree(container, view, model, demo) {
     view.scheduleRender();
   };
 
+  // A selectable outline (the list says `data-select-url`): Return, Space and a click are taps,
+  // selection.js's, whose primary action the server turns into the toggle.
+  const selectable = Boolean(container.dataset.selectUrl);
+
   const onKeyDown = (event) => {
     if (!TREE_KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (selectable && (event.key === "Enter" || event.key === " ")) return;
     const cell = cellOf(event.target);
     if (!cell) return;
     const row = rowOf(cell);
@@ -164,7 +170,7 @@ export function bindTree(container, view, model, demo) {
   // A click on a parent row's label toggles it, as a sidebar's header rows do; the disclosure
   // button submits its form. Pressing the button keeps focus on the row (the treeitem).
   const onClick = (event) => {
-    if (event.button !== 0 || event.target.closest?.("form")) return;
+    if (selectable || event.button !== 0 || event.target.closest?.("form")) return;
     const cell = cellOf(event.target);
     if (cell) toggle(cell);
   };
