@@ -52,15 +52,23 @@ public struct EventStreamCompression: Sendable, Hashable {
     public var spliceMinimumBytes: Int
     /// The same for shared parts that stand alone (`SharedEventBytes.standsAlone`).
     public var standaloneSpliceMinimumBytes: Int
+    /// zlib's match search at `level` (`deflateTune`), or `nil` for the level's own. By default, at
+    /// level 3: a match of 64 bytes is good enough to stop at (the level's own: 32) and at most 16
+    /// candidates are tried (32): a window's cells repeat long runs of markup. Fewer bytes on both
+    /// keystroke sequences (10,000 mountains 7,334 → 7,292, the Datastar words 965 → 956) for a
+    /// little less deflate time (docs/benchmarks-history.md, session 23).
+    public var tuning: DeflateTuning?
 
     public init(level: Int = 3, windowBits: Int = 15, memoryLevel: Int = 5, minimumBytes: Int = 0,
-                spliceMinimumBytes: Int = 64 * 1024, standaloneSpliceMinimumBytes: Int = 16 * 1024) {
+                spliceMinimumBytes: Int = 64 * 1024, standaloneSpliceMinimumBytes: Int = 16 * 1024,
+                tuning: DeflateTuning? = .keystroke) {
         self.level = level
         self.windowBits = windowBits
         self.memoryLevel = memoryLevel
         self.minimumBytes = minimumBytes
         self.spliceMinimumBytes = spliceMinimumBytes
         self.standaloneSpliceMinimumBytes = standaloneSpliceMinimumBytes
+        self.tuning = level == 3 ? tuning : nil
     }
 
     /// Whether an `Accept-Encoding` value accepts gzip (an explicit `gzip` or `x-gzip` entry
@@ -107,6 +115,23 @@ extension Response {
 }
 
 /// One stream's deflate state: bytes in, one gzip member out, flushed after every event.
+/// zlib's four match-search parameters (`deflateTune`): a match this long ends the lazy search
+/// (`goodLength`), the longest match inserted without lazy evaluation at levels 1–3 (`maxLazy`), a
+/// match this long ends the search (`niceLength`), and how many candidates are tried (`maxChain`).
+public struct DeflateTuning: Sendable, Hashable {
+    public var goodLength: Int
+    public var maxLazy: Int
+    public var niceLength: Int
+    public var maxChain: Int
+
+    public init(goodLength: Int, maxLazy: Int, niceLength: Int, maxChain: Int) {
+        (self.goodLength, self.maxLazy, self.niceLength, self.maxChain) = (goodLength, maxLazy, niceLength, maxChain)
+    }
+
+    /// For level 3 on event streams: stop at a 64-byte match, try at most 16 candidates.
+    public static let keystroke = DeflateTuning(goodLength: 4, maxLazy: 6, niceLength: 64, maxChain: 16)
+}
+
 /// Not thread-safe by itself: it lives in its `EventStream`'s `Mutex`-protected state and is
 /// only used under that lock (`@unchecked Sendable` says so to the compiler, which cannot see
 /// through the z_stream pointer).
@@ -123,6 +148,8 @@ extension Response {
 /// before it, so the member stays valid (the client's window simply goes unused once).
 final class GzipEncoder: @unchecked Sendable {
     private let level: Int32
+    /// Applied whenever deflate is (re)set to `level`: a reset or a level switch forgets it.
+    private let tuning: DeflateTuning?
     private let windowBits: Int32
     private let memoryLevel: Int32
     /// Events (or parts of one) smaller than this are stored, not compressed.
@@ -148,6 +175,7 @@ final class GzipEncoder: @unchecked Sendable {
     /// `nil` when zlib refuses the settings or has no memory.
     init?(_ settings: EventStreamCompression) {
         level = Int32(clamping: settings.level)
+        tuning = settings.tuning
         windowBits = Int32(clamping: settings.windowBits)
         memoryLevel = Int32(clamping: settings.memoryLevel)
         currentLevel = level
@@ -170,7 +198,7 @@ final class GzipEncoder: @unchecked Sendable {
         guard !isActive else { return true }
         guard let arena = DeflateArena(windowBits: Int(windowBits), memoryLevel: Int(memoryLevel)) else { return false }
         arena.install()
-        guard czlib_deflate_init_raw(arena.stream, level, windowBits, memoryLevel) == Z_OK else {
+        guard czlib_deflate_init_raw(arena.stream, level, windowBits, memoryLevel) == Z_OK, tune(arena.stream) else {
             arena.unmap()
             return false
         }
@@ -301,7 +329,15 @@ final class GzipEncoder: @unchecked Sendable {
         // on the keystroke benchmarks: what follows a splice (a window's cells) matches the
         // cells of earlier events, not the identifiers spliced before it.
         guard let stream else { return true }
-        return deflateReset(stream) == Z_OK
+        return deflateReset(stream) == Z_OK && (currentLevel != level || tune(stream))
+    }
+
+    /// Sets the match search at `level` (a fresh state, a reset and a switch to `level` each
+    /// take the level's own). `false`: zlib refused.
+    private func tune(_ stream: UnsafeMutablePointer<z_stream>) -> Bool {
+        guard let tuning else { return true }
+        return deflateTune(stream, Int32(clamping: tuning.goodLength), Int32(clamping: tuning.maxLazy),
+                           Int32(clamping: tuning.niceLength), Int32(clamping: tuning.maxChain)) == Z_OK
     }
 
     /// Stored blocks (RFC 1951 3.2.4) written here, counted in the CRC and length: on a byte
@@ -364,7 +400,7 @@ final class GzipEncoder: @unchecked Sendable {
         output.append(contentsOf: scratch[0..<produced])
         guard result == Z_OK else { return false }
         currentLevel = newLevel
-        return true
+        return newLevel != level || tune(stream)
     }
 }
 

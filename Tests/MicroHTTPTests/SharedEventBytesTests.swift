@@ -24,7 +24,8 @@ struct SharedEventBytesTests {
         var rng = SeededRandom(seed: seed)
         let shared = (0..<3).map { _ in SharedEventBytes(Self.ids(Int.random(in: 1...12_000, using: &rng), &rng)) }
         // Encoders with different histories (window sizes, thresholds) splice the same blocks.
-        for settings in [EventStreamCompression(), EventStreamCompression(windowBits: 9, minimumBytes: 0), EventStreamCompression(level: 6, windowBits: 15, memoryLevel: 8, minimumBytes: 4096)] {
+        for settings in [EventStreamCompression(), EventStreamCompression(windowBits: 9, minimumBytes: 0), EventStreamCompression(level: 6, windowBits: 15, memoryLevel: 8, minimumBytes: 4096),
+                         EventStreamCompression(minimumBytes: 4096), EventStreamCompression(tuning: nil)] {
             let encoder = try #require(GzipEncoder(settings))
             var wire: [UInt8] = []
             var plain: [UInt8] = []
@@ -54,6 +55,43 @@ struct SharedEventBytesTests {
             let (decoded, ended) = try inflater.inflate(wire)
             #expect(ended, "the member ends, its CRC-32 and length verified by zlib")
             #expect(decoded == plain)
+        }
+    }
+
+    @Test("the match search's tuning holds at level 3 from the first event, after a splice's reset and after storing; elsewhere the level's own")
+    func tuningSurvivesResets() throws {
+        #expect(EventStreamCompression().tuning == .keystroke)
+        #expect(EventStreamCompression(level: 6).tuning == nil, "tuned for level 3 only")
+        var rng = SeededRandom(seed: 7)
+        // Markup with long repeats (a window's cells): the tuned search stops at 64-byte matches
+        // and tries 16 candidates, so its blocks differ from the level's own (32 and 32).
+        let cells = Array((0..<400).map { n in "<div class=\"cell\" data-id=\"m\(Int.random(in: 0..<5000, using: &rng))\" style=\"transform: translate(0px, \(n * 44)px)\"><span class=\"name\">Peak \(n % 37)</span></div>" }
+            .joined().utf8)
+        let shared = SharedEventBytes(Self.ids(3000, &rng))
+        func run(_ settings: EventStreamCompression) throws -> (parts: [[UInt8]], plain: [UInt8], wire: [UInt8]) {
+            let encoder = try #require(GzipEncoder(settings))
+            var wire: [UInt8] = [], plain: [UInt8] = [], parts: [[UInt8]] = []
+            for step in 0..<4 {
+                let before = wire.count
+                if step == 1 { #expect(encoder.splice(shared, deflated: true, appendingTo: &wire)); plain += shared.bytes }
+                if step == 2 {  // a small event, stored, then a large one: the level switches back
+                    #expect(encoder.compress(Array("event: x\n\n".utf8), appendingTo: &wire)); plain += Array("event: x\n\n".utf8)
+                }
+                #expect(encoder.compress(cells, appendingTo: &wire))
+                plain += cells
+                parts.append(Array(wire[before...]))
+            }
+            #expect(encoder.compress([], appendingTo: &wire, finish: true))
+            return (parts, plain, wire)
+        }
+        let tuned = try run(EventStreamCompression(minimumBytes: 64))
+        let untuned = try run(EventStreamCompression(minimumBytes: 64, tuning: nil))
+        for (index, (a, b)) in zip(tuned.parts, untuned.parts).enumerated() {
+            #expect(a != b, "step \(index): the tuning is in effect (first event, after the splice's reset, after storing)")
+        }
+        for result in [tuned, untuned] {
+            let (decoded, ended) = try GzipEventReader.Inflater().inflate(result.wire)
+            #expect(ended && decoded == result.plain)
         }
     }
 

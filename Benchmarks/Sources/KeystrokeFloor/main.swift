@@ -17,7 +17,8 @@
 //   2. builds the event: the SSE frame (`event: changeset`, `id:` with a fresh number, `data: `),
 //      the head, a copy of the shared bytes (the window's new cells with their HTML);
 //   3. with gzip, compresses it with the stream's own deflate state (raw deflate, the server's
-//      settings: level 3, 32 KiB window, memLevel 5; CRC-32 for the gzip trailer; a sync flush);
+//      settings: level 3 with deflateTune(4, 6, 64, 16), 32 KiB window, memLevel 5; CRC-32 for the
+//      gzip trailer; a sync flush);
 //   4. writes it to a TCP socket on loopback (TCP_NODELAY; a thread on the other end drains it).
 //
 // Three floors: plain; gzip with the whole event through the stream's state (step 3 as the
@@ -319,8 +320,10 @@ var cases: [(String, () -> (Double, Double))] = [
     ("gzip, the whole event through the stream's state, level 3", { run(cycles: cycles, level: 3, socket: fd) }),
     ("gzip, ids of 64 KiB+ spliced (level 1, once per step), then a 32 KiB dictionary, the rest at level 3: the scheme before issue 37",
      { runSpliced(cycles: cycles, level: 3, spliceLevel: 1, dictionary: 32_768, socket: fd) }),
-    ("gzip, ids of \(spliceFrom / 1024) KiB+ spliced (level \(spliceLevel)), then dictionary \(dictionary), the rest at level 3",
+    ("gzip, ids of \(spliceFrom / 1024) KiB+ spliced (level \(spliceLevel)), then dictionary \(dictionary), the rest at level 3 untuned: the scheme before session 23",
      { runSpliced(cycles: cycles, level: 3, spliceLevel: spliceLevel, dictionary: dictionary, spliceFrom: spliceFrom, socket: fd) }),
+    ("gzip as the server writes: ids of \(spliceFrom / 1024) KiB+ spliced (level \(spliceLevel)), then dictionary \(dictionary), the rest at level 3 tuned (4, 6, 64, 16)",
+     { runSpliced(cycles: cycles, level: 3, spliceLevel: spliceLevel, dictionary: dictionary, spliceFrom: spliceFrom, tune: (4, 6, 64, 16), socket: fd) }),
 ]
 if explore {
     for (level, splice, dictionary) in [(Int32(1), Int32(4), 32_768), (1, 4, 0), (3, 4, 32_768), (3, 4, 0)] {
