@@ -464,8 +464,11 @@ export class ListView {
     const bottom = top + cell.frame.h;
     const viewportHeight = window.innerHeight;
     const pad = 8;
+    // A bar fixed over the viewport's bottom (an opened post, a card: `--overlay-bottom` on the
+    // body, app.css) is no place to leave the focused item.
+    const overlay = parseFloat(getComputedStyle(document.body).getPropertyValue("--overlay-bottom")) || 0;
     if (top < pad) window.scrollBy(0, top - pad);
-    else if (bottom > viewportHeight - pad) window.scrollBy(0, bottom - viewportHeight + pad);
+    else if (bottom > viewportHeight - pad - overlay) window.scrollBy(0, bottom - viewportHeight + pad + overlay);
     this.render(null);
     const element = this.elements.get(id);
     if (!element) return;
