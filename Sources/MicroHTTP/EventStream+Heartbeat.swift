@@ -49,7 +49,7 @@ extension EventStream {
             }
             return direct
         }
-        return enqueue(size: bytes.count, event: nil, onlyIfIdle: true, plain: { $0.append(bytes) }) { pending, encoder in
+        return enqueue(size: bytes.count, event: nil, onlyIfIdle: true, plain: [bytes]) { pending, encoder in
             encoder.heartbeat(bytes, appendingTo: &pending)
         }
     }

@@ -37,6 +37,7 @@ extension EventStream {
     /// Forgets the unsent bytes (and returns them to the budget). Under the lock.
     func dropPending(_ s: inout State) {
         s.pending.removeAll()
+        s.unframed = 0
         recharge(&s)
     }
 }

@@ -191,9 +191,93 @@ extension EventStream {
         }
     }
 
+    /// An event straight from its bytes: on a socket the server writes itself, open, started,
+    /// with nothing queued and no frame on its way, `parts` (`size` bytes in all) go out as one
+    /// chunk of the body in one `sendmsg`, from where they are. Only what the kernel does not
+    /// take is copied, into the buffer, marked as the rest of a chunk already framed
+    /// (`State.unframed`): it goes out as it is, freed chunk by chunk as the client takes it,
+    /// before anything queued after it. Returns `nil` (nothing sent) when the stream cannot
+    /// take the event this way: the caller queues it; `false` when there was no memory for the
+    /// rest (the stream is ended, as ``fail(_:_:)`` does). Under the lock.
+    ///
+    /// Queued, a plain 37 KB keystroke event was copied twice (into the buffer, then frame by
+    /// frame out of it, into fresh pages each time) and went out as three 16 KiB frames, three
+    /// `send`s (issue 37).
+    func sendDirect(_ s: inout State, _ parts: [[UInt8]], size: Int) -> Bool? {
+        guard size > 0, case .open = s.phase, s.pending.isEmpty, var own = s.own, own.socket >= 0, own.started, own.isIdle else {
+            return nil
+        }
+        s.own = nil
+        defer {
+            s.own = own
+            recharge(&s)
+        }
+        let prefix = chunked ? Array((String(size, radix: 16) + "\r\n").utf8) : []
+        let suffix: [UInt8] = chunked ? [13, 10] : []
+        let all = [prefix] + parts + [suffix]
+        let total = prefix.count + size + suffix.count
+        var result: Int
+        repeat {
+            result = Self.withIOVectors(all) { vectors in
+                var message = msghdr()
+                message.msg_iov = vectors.baseAddress
+                message.msg_iovlen = vectors.count
+                return Glibc.sendmsg(own.socket, &message, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+            }
+        } while result < 0 && errno == EINTR
+        if result < 0 && errno != EAGAIN && errno != EWOULDBLOCK {
+            // The client is gone (reset, or the socket failed).
+            s.phase = .aborting(.clientDisconnected)
+            s.encoder = nil
+            dropPending(&s)
+            closeSocket(of: &own)
+            return true
+        }
+        let sent = max(0, result)
+        if sent > 0 { own.progress.moved() }
+        guard sent < total else { return true }
+        // The rest waits for room (the watcher reports it, edge-triggered).
+        var skip = sent
+        for part in all {
+            guard skip < part.count else {
+                skip -= part.count
+                continue
+            }
+            let appended = part.withUnsafeBytes { s.pending.append(UnsafeRawBufferPointer(rebasing: $0[skip...])) }
+            // No memory: the stream cannot go on (the client reconnects).
+            guard appended else { return fail(&s) }
+            skip = 0
+        }
+        s.unframed = total - sent
+        own.progress.stalled(self)
+        return true
+    }
+
+    /// `body` with an `iovec` for each of `arrays`, in order, valid during the call.
+    private static func withIOVectors<R>(_ arrays: [[UInt8]], _ body: (UnsafeMutableBufferPointer<iovec>) -> R) -> R {
+        var vectors = [iovec](repeating: iovec(), count: arrays.count)
+        func nest(_ index: Int) -> R {
+            guard index < arrays.count else { return vectors.withUnsafeMutableBufferPointer { body($0) } }
+            return arrays[index].withUnsafeBytes { bytes in
+                vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
+                return nest(index + 1)
+            }
+        }
+        return nest(0)
+    }
+
     /// Takes the next frame from the buffer: at most `ownFrameBytes`, chunk-framed when the
     /// body is chunked. Under the lock.
     private func nextFrame(_ s: inout State) -> [UInt8] {
+        if s.unframed > 0 {
+            // The rest of a chunk sent straight (``sendDirect(_:_:size:)``): as it is.
+            let size = min(s.unframed, Self.ownFrameBytes)
+            var frame = [UInt8](repeating: 0, count: size)
+            let read = frame.withUnsafeMutableBytes { bytes in bytes.baseAddress.map { s.pending.read(into: $0, capacity: size) } ?? 0 }
+            s.unframed -= read
+            recharge(&s)
+            return read == size ? frame : Array(frame[0..<read])
+        }
         let size = min(s.pending.count, Self.ownFrameBytes)
         let prefix = chunked ? Array((String(size, radix: 16) + "\r\n").utf8) : []
         let suffix: [UInt8] = chunked ? [13, 10] : []

@@ -101,6 +101,9 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         /// Set once the stream's socket is taken from libmicrohttpd: the server writes it
         /// itself from then on (`EventStream+OwnSocket.swift`).
         var own: OwnSocket?
+        /// The first bytes of `pending` that are the rest of a chunk already framed and partly
+        /// sent (``sendDirect(_:_:size:)``): they go out as they are.
+        var unframed = 0
     }
 
     /// With `compression`, the stream is gzip (unless zlib cannot set it up: see `isCompressed`).
@@ -161,11 +164,7 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
         }
         let (head, tail) = EventStream.frame(event: event, id: id, head: data.head, tail: data.tail)
         let size = data.shared.reduce(head.count + tail.count) { $0 + $1.count }
-        return enqueue(size: size, event: event, plain: { pending in
-            guard pending.append(head) else { return false }
-            for part in data.shared { guard pending.append(part.bytes) else { return false } }
-            return pending.append(tail)
-        }) { pending, encoder in
+        return enqueue(size: size, event: event, plain: [head] + data.shared.map(\.bytes) + [tail]) { pending, encoder in
             // As for any event: compressed when the whole is at least `minimumBytes`. Shared
             // parts of `spliceMinimumBytes` or more are spliced (deflated once for every
             // stream); the rest is compressed here, against what this stream sent before, and
@@ -182,7 +181,11 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                     if !flushed && !add(UnsafeBufferPointer(start: nil, count: 0), flush: true) { return false }
                     guard encoder.splice(part, deflated: compressing, appendingTo: &pending) else { return false }
                 } else {
-                    guard part.bytes.withUnsafeBufferPointer({ add($0, flush: false) }) else { return false }
+                    // Its CRC-32 is known: combined, not computed again.
+                    flushed = false
+                    guard part.bytes.withUnsafeBufferPointer({
+                        encoder.compress($0, appendingTo: &pending, flush: false, compressing: compressing, crc: part.crc)
+                    }) else { return false }
                 }
             }
             return tail.withUnsafeBufferPointer { add($0, flush: true) }
@@ -348,15 +351,17 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
 
     /// Queues bytes; with `onlyIfIdle`, only when nothing earlier is still unsent.
     private func enqueue(_ bytes: [UInt8], event: String? = "retry", onlyIfIdle: Bool = false) -> Bool {
-        enqueue(size: bytes.count, event: event, onlyIfIdle: onlyIfIdle, plain: { $0.append(bytes) }) { pending, encoder in
+        enqueue(size: bytes.count, event: event, onlyIfIdle: onlyIfIdle, plain: [bytes]) { pending, encoder in
             encoder.compress(bytes, appendingTo: &pending)
         }
     }
 
-    /// Queues an event: `plain` appends its bytes to the buffer of a plain stream; `compress`
-    /// writes a gzip stream's through its encoder (returning `false` when zlib failed).
-    /// Counted in the server's metrics under `event` (`nil`: a heartbeat comment).
-    func enqueue(size: Int, event: String?, onlyIfIdle: Bool = false, plain: (inout SendBuffer) -> Bool,
+    /// Queues an event: a plain stream's bytes are the `plain` parts, in order (`size` in all);
+    /// `compress` writes a gzip stream's through its encoder (returning `false` when zlib
+    /// failed). On a socket the server writes itself, with nothing queued before, the bytes go
+    /// straight from where they are (``sendDirect(_:_:size:)``): only what the kernel does not
+    /// take is copied. Counted in the server's metrics under `event` (`nil`: a heartbeat comment).
+    func enqueue(size: Int, event: String?, onlyIfIdle: Bool = false, plain: [[UInt8]],
                  _ compress: (inout [UInt8], GzipEncoder) -> Bool) -> Bool {
         var wire = 0
         let queued = state.withLock { s -> Bool in
@@ -382,10 +387,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
                 // Compressed aside, then queued: the buffer's chunks are never reallocated.
                 var compressed: [UInt8] = []
                 compressed.reserveCapacity(size / 2 + 64)
-                written = compress(&compressed, encoder) && s.pending.append(compressed)
+                written = compress(&compressed, encoder) && (sendDirect(&s, [compressed], size: compressed.count) ?? s.pending.append(compressed))
                 wire = compressed.count
             } else {
-                written = plain(&s.pending)
+                written = sendDirect(&s, plain, size: size) ?? plain.allSatisfy { s.pending.append($0) }
                 wire = size
             }
             // No memory (zlib's or the buffer's): the stream cannot go on; the client reconnects.

@@ -111,9 +111,10 @@ final class GzipEncoder: @unchecked Sendable {
 
     /// With `flush` false, the bytes are taken but may stay in the compressor: a later call
     /// with `flush` (the end of the event) sends them. `compressing` overrides the choice by
-    /// size (`minimumBytes`), for the parts of one event.
+    /// size (`minimumBytes`), for the parts of one event. `crc`: the input's CRC-32 when it is
+    /// known (``SharedEventBytes``), combined with the member's rather than computed again.
     func compress(_ input: UnsafeBufferPointer<UInt8>, appendingTo output: inout [UInt8], finish: Bool = false,
-                  flush: Bool = true, compressing: Bool? = nil) -> Bool {
+                  flush: Bool = true, compressing: Bool? = nil, crc known: UInt32? = nil) -> Bool {
         writeHeader(to: &output)
         if finish && !isActive {
             // A final empty stored block (BFINAL 1, BTYPE 00, LEN 0, NLEN 0xFFFF), then the trailer.
@@ -126,7 +127,11 @@ final class GzipEncoder: @unchecked Sendable {
         guard activate(), let stream else { return false }
         let mode = finish ? Z_FINISH : flush ? Z_SYNC_FLUSH : Z_NO_FLUSH
         if !finish && !setLevel((compressing ?? (input.count >= minimumBytes)) ? level : 0, appendingTo: &output) { return false }
-        crc = crc32_z(crc, input.baseAddress, input.count)
+        if let known {
+            crc = crc32_combine(crc, UInt(known), input.count)
+        } else {
+            crc = crc32_z(crc, input.baseAddress, input.count)
+        }
         length &+= UInt32(truncatingIfNeeded: input.count)
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
         stream.pointee.avail_in = UInt32(input.count)
