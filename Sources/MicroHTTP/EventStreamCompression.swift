@@ -33,7 +33,9 @@ import Darwin
 /// spliced into every stream that sends them (a 2.8 MB snapshot sent to a thousand streams is
 /// compressed once); smaller ones are compressed in each stream, against its history. Shared
 /// bytes that stand alone (`SharedEventBytes.standsAlone`: a changeset's identifiers, which owe
-/// little to the events before them) are spliced from `standaloneSpliceMinimumBytes` (16 KiB).
+/// little to the events before them) are spliced from `standaloneSpliceMinimumBytes` (4 KiB:
+/// from 16 KiB, a quarter less deflate per keystroke on both keystroke sequences for 1.4% more
+/// bytes, issue 37, session 24).
 /// After a splice the stream's compressor starts afresh (`deflateReset`) rather than loading
 /// the spliced bytes as its dictionary: the same bytes on the wire within 0.5% on the
 /// keystroke benchmarks (docs/benchmarks-history.md, issue 37), without hashing 32 KiB per stream.
@@ -60,7 +62,7 @@ public struct EventStreamCompression: Sendable, Hashable {
     public var tuning: DeflateTuning?
 
     public init(level: Int = 3, windowBits: Int = 15, memoryLevel: Int = 5, minimumBytes: Int = 0,
-                spliceMinimumBytes: Int = 64 * 1024, standaloneSpliceMinimumBytes: Int = 16 * 1024,
+                spliceMinimumBytes: Int = 64 * 1024, standaloneSpliceMinimumBytes: Int = 4 * 1024,
                 tuning: DeflateTuning? = .keystroke) {
         self.level = level
         self.windowBits = windowBits
