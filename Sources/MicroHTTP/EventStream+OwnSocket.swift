@@ -212,13 +212,36 @@ extension EventStream {
             s.own = own
             recharge(&s)
         }
-        let prefix = chunked ? Array((String(size, radix: 16) + "\r\n").utf8) : []
-        let suffix: [UInt8] = chunked ? [13, 10] : []
-        let all = [prefix] + parts + [suffix]
-        let total = prefix.count + size + suffix.count
+        // The chunk's size line and its end (none for an HTTP/1.0 client's body), then the parts:
+        // pinned where they are, no array made for them (a keystroke made seven).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { framing in
+            var head = 0
+            if chunked {
+                for byte in String(size, radix: 16).utf8 where head < 16 {
+                    framing[head] = byte
+                    head += 1
+                }
+                framing[head] = 13
+                framing[head + 1] = 10
+                head += 2
+                framing[18] = 13
+                framing[19] = 10
+            }
+            let base = UnsafeRawPointer(framing.baseAddress)
+            let ending = chunked ? 2 : 0
+            let sizeLine = UnsafeRawBufferPointer(start: base, count: head), end = UnsafeRawBufferPointer(start: base.map { $0 + 18 }, count: ending)
+            return Self.withPieces(sizeLine, parts, end) { pieces in send(pieces, total: head + size + ending, &s, &own) }
+        }
+    }
+
+    /// `sendDirect`'s write: `pieces` (`total` bytes) in one `sendmsg`; the rest into the buffer.
+    private func send(_ pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>, total: Int, _ s: inout State, _ own: inout OwnSocket) -> Bool {
         var result: Int
         repeat {
-            result = Self.withIOVectors(all) { vectors in
+            result = withUnsafeTemporaryAllocation(of: iovec.self, capacity: pieces.count) { vectors in
+                for (index, piece) in pieces.enumerated() {
+                    vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count)
+                }
                 var message = msghdr()
                 message.msg_iov = vectors.baseAddress
                 message.msg_iovlen = vectors.count
@@ -238,14 +261,13 @@ extension EventStream {
         guard sent < total else { return true }
         // The rest waits for room (the watcher reports it, edge-triggered).
         var skip = sent
-        for part in all {
-            guard skip < part.count else {
-                skip -= part.count
+        for piece in pieces {
+            guard skip < piece.count else {
+                skip -= piece.count
                 continue
             }
-            let appended = part.withUnsafeBytes { s.pending.append(UnsafeRawBufferPointer(rebasing: $0[skip...])) }
             // No memory: the stream cannot go on (the client reconnects).
-            guard appended else { return fail(&s) }
+            guard s.pending.append(UnsafeRawBufferPointer(rebasing: piece[skip...])) else { return fail(&s) }
             skip = 0
         }
         s.unframed = total - sent
@@ -253,17 +275,21 @@ extension EventStream {
         return true
     }
 
-    /// `body` with an `iovec` for each of `arrays`, in order, valid during the call.
-    private static func withIOVectors<R>(_ arrays: [[UInt8]], _ body: (UnsafeMutableBufferPointer<iovec>) -> R) -> R {
-        var vectors = [iovec](repeating: iovec(), count: arrays.count)
-        func nest(_ index: Int) -> R {
-            guard index < arrays.count else { return vectors.withUnsafeMutableBufferPointer { body($0) } }
-            return arrays[index].withUnsafeBytes { bytes in
-                vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
-                return nest(index + 1)
+    /// `body` with `first`, each of `arrays` and `last`, in order, pinned during the call.
+    private static func withPieces<R>(_ first: UnsafeRawBufferPointer, _ arrays: [[UInt8]], _ last: UnsafeRawBufferPointer,
+                                      _ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: arrays.count + 2) { pieces in
+            pieces[0] = first
+            pieces[arrays.count + 1] = last
+            func nest(_ index: Int) -> R {
+                guard index < arrays.count else { return body(UnsafeBufferPointer(pieces)) }
+                return arrays[index].withUnsafeBytes { bytes in
+                    pieces[index + 1] = bytes
+                    return nest(index + 1)
+                }
             }
+            return nest(0)
         }
-        return nest(0)
     }
 
     /// Takes the next frame from the buffer: at most `ownFrameBytes`, chunk-framed when the

@@ -49,20 +49,23 @@ struct IdleOrder<Key: Hashable, Value> {
     mutating func insertNewest(_ key: Key, _ value: Value, at now: ContinuousClock.Instant) {
         remove(key)
         entries[key] = Entry(value: value, seen: now, older: newestKey, newer: nil)
-        if let newestKey { entries[newestKey]?.newer = key } else { oldestKey = key }
+        if let newestKey { update(newestKey) { $0.newer = key } } else { oldestKey = key }
         newestKey = key
     }
 
     /// Marks a value seen at `now`, making it the newest; `nil` if there is none under `key`.
+    /// The newest already (one session typing) only has its time set.
     mutating func touch(_ key: Key, at now: ContinuousClock.Instant) -> Value? {
         guard var entry = entries[key] else { return nil }
-        unlink(key, entry)
         entry.seen = now
-        entry.older = newestKey
-        entry.newer = nil
+        if newestKey != key {
+            unlink(key, entry)
+            entry.older = newestKey
+            entry.newer = nil
+            if let newestKey { update(newestKey) { $0.newer = key } } else { oldestKey = key }
+            newestKey = key
+        }
         entries[key] = entry
-        if let newestKey { entries[newestKey]?.newer = key } else { oldestKey = key }
-        newestKey = key
         return entry.value
     }
 
@@ -75,7 +78,16 @@ struct IdleOrder<Key: Hashable, Value> {
 
     /// Detaches `key` from its neighbours (its own entry is left to the caller).
     private mutating func unlink(_ key: Key, _ entry: Entry) {
-        if let older = entry.older { entries[older]?.newer = entry.newer } else { oldestKey = entry.newer }
-        if let newer = entry.newer { entries[newer]?.older = entry.older } else { newestKey = entry.older }
+        if let older = entry.older { update(older) { $0.newer = entry.newer } } else { oldestKey = entry.newer }
+        if let newer = entry.newer { update(newer) { $0.older = entry.older } } else { newestKey = entry.older }
+    }
+
+    /// Changes the entry under `key`, if any, read and written back whole: `entries[key]?.field =`
+    /// goes through the dictionary's `_modify` coroutine, which allocated its frame on the heap
+    /// (a dozen mallocs a keystroke among the session lookup's touches, in perf).
+    private mutating func update(_ key: Key, _ change: (inout Entry) -> Void) {
+        guard var entry = entries[key] else { return }
+        change(&entry)
+        entries[key] = entry
     }
 }
