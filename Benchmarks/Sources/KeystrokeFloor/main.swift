@@ -21,14 +21,23 @@
 //      gzip trailer; a sync flush);
 //   4. writes it to a TCP socket on loopback (TCP_NODELAY; a thread on the other end drains it).
 //
-// Three floors: plain; gzip with the whole event through the stream's state (step 3 as the
-// issue states it); and gzip as the server splices: the identifiers, when long, deflated once
-// per step (not timed: every session making the step shares them) and copied in, the stream's
-// compressor started afresh after them, the rest through the stream's state. `--splice-from N`
-// sets the identifiers' length from which they are spliced (16 KiB, the server's since issue
-// 37; 64 KiB before) and `--splice-level` their level (4; 1 before), `--dictionary` what the
-// stream's compressor is given after a splice (0: a fresh start; 32768: the spliced bytes'
-// last 32 KiB, as before). `--explore` adds other settings (levels, thresholds).
+// Floors: plain; gzip with the whole event through the stream's state (step 3 as the issue
+// states it); and gzip as the server splices: the identifiers, when long, deflated once per step
+// (not timed: every session making the step shares them) and copied in, the stream's compressor
+// started afresh after them, the rest through the stream's state. `--splice-from N` sets the
+// identifiers' length from which they are spliced (4 KiB, the server's since session 24; 16 KiB
+// in session 23; 64 KiB before) and `--splice-level` their level (4; 1 before), `--dictionary`
+// what the stream's compressor is given after a splice (0: a fresh start; 32768: the spliced
+// bytes' last 32 KiB, as before). `--explore` adds other settings (levels, thresholds).
+//
+// The floors above write to a socket a thread drains as fast as it can: back to back, the
+// kernel's work per write is a throughput's, and no keystroke arrives. The last two rows are a
+// keystroke as it arrives (`Wire.roundTrip`), closed loop as the keystroke benchmark's client
+// types: the keystroke's POST is read from its own connection (one `recv`, the head and the
+// body's length found), the event is made and written as above, the POST is answered (a fixed
+// 200), and the client reads the answer and the whole event before it types again. What a
+// server cannot avoid per keystroke is all there: the request's `recv`, the answer's `send`,
+// the event's `send` waking a reader that waits, and the wait for the next keystroke.
 //
 // Reported: microseconds of this thread's CPU per keystroke (CLOCK_THREAD_CPUTIME_ID, which
 // includes the kernel's time for the write), the median over rounds, with the mean bytes per
@@ -101,6 +110,111 @@ let table = Mutex<[Int: Step]>(Dictionary(uniqueKeysWithValues: steps.enumerated
 
 /// A loopback TCP connection: the writer's end, and a thread draining the other.
 func connectedSocket() -> Int32 {
+    let (server, client) = socketPair()
+    let drain = Thread {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while buffer.withUnsafeMutableBytes({ read(client, $0.baseAddress, $0.count) }) > 0 {}
+        close(client)
+    }
+    drain.start()
+    return server
+}
+
+/// Where a floor writes its events. `drain`: a loopback socket a thread drains as fast as it
+/// can (the floor as issue 37 states it: the event only). `roundTrip`: a keystroke as it
+/// arrives, closed loop as the keystroke benchmark's client types: a client thread sends the
+/// keystroke's POST (the benchmark's request) on one loopback connection; the floor reads it
+/// (one `recv`, the head's end and Content-Length found), makes and writes the event on the
+/// other connection, then answers the POST (a fixed 200 with a small JSON body); the client
+/// reads the answer and the whole event before it sends the next keystroke. The floor's
+/// thread blocks in `recv` between keystrokes, as a server's does in `epoll_wait`.
+final class Wire: @unchecked Sendable {
+    let events: Int32
+    private let requests: Int32?
+    private let written = Atomic<Int>(0)
+    private var total = 0
+    private var buffer = [UInt8](repeating: 0, count: 4096)
+    static let answer = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 16\r\n\r\n{\"version\":1234}".utf8)
+
+    /// The issue's floor: events only, drained.
+    static func drain() -> Wire { Wire(events: connectedSocket(), requests: nil) }
+
+    /// The floor of a keystroke as it arrives (see the type).
+    static func roundTrip() -> Wire {
+        let (events, eventClient) = socketPair()
+        let (requests, requestClient) = socketPair()
+        let wire = Wire(events: events, requests: requests)
+        let body = Array(#"{"query": "kan", "seq": 1234}"#.utf8)
+        let request = Array("POST /demos/mountains/actions/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nCookie: dw_session=0da598a33aa8c1f2e4b5a6d7c8e9f0a1\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            var received = 0
+            func read(_ fd: Int32) -> Int { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+            loop: while request.withUnsafeBytes({ write(requestClient, $0.baseAddress, $0.count) }) == request.count {
+                var answered = 0
+                while answered < Wire.answer.count {
+                    let n = read(requestClient)
+                    guard n > 0 else { break loop }
+                    answered += n
+                }
+                let target = wire.written.load(ordering: .acquiring)
+                while received < target {
+                    let n = read(eventClient)
+                    guard n > 0 else { break loop }
+                    received += n
+                }
+            }
+            Glibc.close(requestClient)
+            Glibc.close(eventClient)
+        }.start()
+        return wire
+    }
+
+    private init(events: Int32, requests: Int32?) {
+        self.events = events
+        self.requests = requests
+    }
+
+    /// Before a keystroke: its request, read and parsed.
+    func awaitKeystroke() {
+        guard let requests else { return }
+        var have = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(requests, $0.baseAddress! + have, $0.count - have, 0) }
+            guard n > 0 else { return }
+            have += n
+            // The head's end, then the body's length.
+            guard let end = buffer[0..<have].firstRange(of: [13, 10, 13, 10]) else { continue }
+            let head = String(decoding: buffer[0..<end.lowerBound], as: UTF8.self).lowercased()
+            let length = head.range(of: "content-length: ").flatMap { Int(head[$0.upperBound...].prefix { $0.isNumber }) } ?? 0
+            if have >= end.upperBound + length { return }
+        }
+    }
+
+    /// The event's bytes onto its socket; then, on a round trip, the answer to the request.
+    func send(_ out: [UInt8]) -> Int {
+        var sent = 0
+        while sent < out.count {
+            let n = out.withUnsafeBytes { Glibc.send(events, $0.baseAddress! + sent, out.count - sent, 0) }
+            guard n > 0 else { break }
+            sent += n
+        }
+        total += sent
+        if let requests {
+            written.store(total, ordering: .releasing)
+            _ = Wire.answer.withUnsafeBytes { Glibc.send(requests, $0.baseAddress, $0.count, 0) }
+        }
+        return sent
+    }
+
+    func close() {
+        Glibc.close(events)
+        if let requests { Glibc.close(requests) }
+    }
+}
+
+/// A loopback TCP connection (TCP_NODELAY on both ends): the server's end and the client's.
+func socketPair() -> (server: Int32, client: Int32) {
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -121,14 +235,8 @@ func connectedSocket() -> Int32 {
     let server = accept(listener, nil, nil)
     close(listener)
     var on: Int32 = 1
-    setsockopt(server, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-    let drain = Thread {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while buffer.withUnsafeMutableBytes({ read(client, $0.baseAddress, $0.count) }) > 0 {}
-        close(client)
-    }
-    drain.start()
-    return server
+    for fd in [server, client] { setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)) }
+    return (server, client)
 }
 
 func threadCPUNanoseconds() -> UInt64 {
@@ -177,7 +285,7 @@ final class Deflater {
 /// (after a sync flush; the CRCs combined; the stream's dictionary set to the spliced bytes'
 /// last `dictionary` bytes); the rest goes through the stream's deflate state.
 func runSpliced(cycles: Int, level: Int32, spliceLevel: Int32, dictionary: Int, largeLevel: Int32? = nil, largeFrom: Int = .max,
-                spliceFrom: Int = 65_536, tune: (Int32, Int32, Int32, Int32)? = nil, socket fd: Int32) -> (Double, Double) {
+                spliceFrom: Int = 65_536, tune: (Int32, Int32, Int32, Int32)? = nil, wire: Wire) -> (Double, Double) {
     // Deflated once per step (not timed: shared by every session making the step).
     var deflatedIDs: [Int: [UInt8]] = [:]
     for (key, step) in steps.enumerated() where step.windowAt >= spliceFrom {
@@ -197,6 +305,7 @@ func runSpliced(cycles: Int, level: Int32, spliceLevel: Int32, dictionary: Int, 
     let started = threadCPUNanoseconds()
     for _ in 0..<cycles {
         for key in 0..<steps.count {
+            wire.awaitKeystroke()
             guard let step = table.withLock({ $0[key] }) else { continue }
             version += 1
             event.removeAll(keepingCapacity: true)
@@ -239,13 +348,7 @@ func runSpliced(cycles: Int, level: Int32, spliceLevel: Int32, dictionary: Int, 
             event.append(contentsOf: [10, 10])
             deflater.compress(event, into: &compressed)
             out.append(contentsOf: compressed)
-            var sent = 0
-            while sent < out.count {
-                let n = out.withUnsafeBytes { write(fd, $0.baseAddress! + sent, out.count - sent) }
-                guard n > 0 else { break }
-                sent += n
-            }
-            written += sent
+            written += wire.send(out)
         }
     }
     let elapsed = threadCPUNanoseconds() - started
@@ -255,7 +358,7 @@ func runSpliced(cycles: Int, level: Int32, spliceLevel: Int32, dictionary: Int, 
 
 /// Sends every captured step `cycles` times; returns CPU nanoseconds per keystroke and bytes
 /// written per keystroke.
-func run(cycles: Int, level: Int32?, socket fd: Int32) -> (Double, Double) {
+func run(cycles: Int, level: Int32?, wire: Wire) -> (Double, Double) {
     let deflater = level.map { Deflater(level: $0) }
     var event: [UInt8] = []
     var compressed: [UInt8] = []
@@ -265,6 +368,8 @@ func run(cycles: Int, level: Int32?, socket fd: Int32) -> (Double, Double) {
     let started = threadCPUNanoseconds()
     for _ in 0..<cycles {
         for key in 0..<steps.count {
+            // 0. With a round trip, the keystroke's request.
+            wire.awaitKeystroke()
             // 1. The shared step.
             guard let step = table.withLock({ $0[key] }) else { continue }
             // 2. The event: frame, the session's head, the shared bytes copied in.
@@ -286,13 +391,7 @@ func run(cycles: Int, level: Int32?, socket fd: Int32) -> (Double, Double) {
                 out = event
             }
             // 4. Written.
-            var sent = 0
-            while sent < out.count {
-                let n = out.withUnsafeBytes { write(fd, $0.baseAddress! + sent, out.count - sent) }
-                guard n > 0 else { break }
-                sent += n
-            }
-            written += sent
+            written += wire.send(out)
         }
     }
     let elapsed = threadCPUNanoseconds() - started
@@ -300,44 +399,52 @@ func run(cycles: Int, level: Int32?, socket fd: Int32) -> (Double, Double) {
     return (Double(elapsed) / keystrokes, Double(written) / keystrokes)
 }
 
-let fd = connectedSocket()
+let wire = Wire.drain()
+let trip = Wire.roundTrip()
 let rounds = quick ? 3 : 11
 let cycles = quick ? 5 : 30
 let plainBytes = steps.reduce(0) { $0 + $1.head.count + $1.shared.count } / steps.count
 print("Keystroke floor: \(steps.count) captured events (mean \(plainBytes) bytes of data), \(cycles) cycles × \(rounds) rounds")
-_ = run(cycles: 2, level: nil, socket: fd)
-_ = run(cycles: 2, level: 3, socket: fd)
-_ = runSpliced(cycles: 2, level: 3, spliceLevel: 1, dictionary: 32_768, socket: fd)
+_ = run(cycles: 2, level: nil, wire: wire)
+_ = run(cycles: 2, level: 3, wire: wire)
+_ = runSpliced(cycles: 2, level: 3, spliceLevel: 1, dictionary: 32_768, wire: wire)
+_ = run(cycles: 2, level: nil, wire: trip)
 var results: [String: [(Double, Double)]] = [:]
 let explore = CommandLine.arguments.contains("--explore")
 func option(_ name: String, _ fallback: Int) -> Int {
     guard let at = CommandLine.arguments.firstIndex(of: name), at + 1 < CommandLine.arguments.count else { return fallback }
     return Int(CommandLine.arguments[at + 1]) ?? fallback
 }
-let spliceFrom = option("--splice-from", 16_384), spliceLevel = Int32(option("--splice-level", 4)), dictionary = option("--dictionary", 0)
+let spliceFrom = option("--splice-from", 4_096), spliceLevel = Int32(option("--splice-level", 4)), dictionary = option("--dictionary", 0)
 var cases: [(String, () -> (Double, Double))] = [
-    ("plain", { run(cycles: cycles, level: nil, socket: fd) }),
-    ("gzip, the whole event through the stream's state, level 3", { run(cycles: cycles, level: 3, socket: fd) }),
+    ("plain", { run(cycles: cycles, level: nil, wire: wire) }),
+    ("gzip, the whole event through the stream's state, level 3", { run(cycles: cycles, level: 3, wire: wire) }),
     ("gzip, ids of 64 KiB+ spliced (level 1, once per step), then a 32 KiB dictionary, the rest at level 3: the scheme before issue 37",
-     { runSpliced(cycles: cycles, level: 3, spliceLevel: 1, dictionary: 32_768, socket: fd) }),
-    ("gzip, ids of \(spliceFrom / 1024) KiB+ spliced (level \(spliceLevel)), then dictionary \(dictionary), the rest at level 3 untuned: the scheme before session 23",
-     { runSpliced(cycles: cycles, level: 3, spliceLevel: spliceLevel, dictionary: dictionary, spliceFrom: spliceFrom, socket: fd) }),
+     { runSpliced(cycles: cycles, level: 3, spliceLevel: 1, dictionary: 32_768, wire: wire) }),
+    ("gzip, ids of 16 KiB+ spliced (level 4), then dictionary 0, the rest at level 3 untuned: the scheme before session 23",
+     { runSpliced(cycles: cycles, level: 3, spliceLevel: 4, dictionary: 0, spliceFrom: 16_384, wire: wire) }),
+    ("gzip, ids of 16 KiB+ spliced (level 4), the rest at level 3 tuned (4, 6, 64, 16): session 23's scheme",
+     { runSpliced(cycles: cycles, level: 3, spliceLevel: 4, dictionary: 0, spliceFrom: 16_384, tune: (4, 6, 64, 16), wire: wire) }),
     ("gzip as the server writes: ids of \(spliceFrom / 1024) KiB+ spliced (level \(spliceLevel)), then dictionary \(dictionary), the rest at level 3 tuned (4, 6, 64, 16)",
-     { runSpliced(cycles: cycles, level: 3, spliceLevel: spliceLevel, dictionary: dictionary, spliceFrom: spliceFrom, tune: (4, 6, 64, 16), socket: fd) }),
+     { runSpliced(cycles: cycles, level: 3, spliceLevel: spliceLevel, dictionary: dictionary, spliceFrom: spliceFrom, tune: (4, 6, 64, 16), wire: wire) }),
+    ("plain, a keystroke as it arrives: its request read and answered, closed loop",
+     { run(cycles: cycles, level: nil, wire: trip) }),
+    ("gzip as the server writes, a keystroke as it arrives: its request read and answered, closed loop",
+     { runSpliced(cycles: cycles, level: 3, spliceLevel: spliceLevel, dictionary: dictionary, spliceFrom: spliceFrom, tune: (4, 6, 64, 16), wire: trip) }),
 ]
 if explore {
     for (level, splice, dictionary) in [(Int32(1), Int32(4), 32_768), (1, 4, 0), (3, 4, 32_768), (3, 4, 0)] {
         cases.append(("spliced: stream level \(level), splice level \(splice), dictionary \(dictionary)",
-                      { runSpliced(cycles: cycles, level: level, spliceLevel: splice, dictionary: dictionary, socket: fd) }))
+                      { runSpliced(cycles: cycles, level: level, spliceLevel: splice, dictionary: dictionary, wire: wire) }))
     }
     for (large, from, dictionary) in [(Int32(1), 4_096, 32_768), (1, 8_192, 32_768), (1, 8_192, 0), (1, 16_384, 0), (2, 8_192, 0), (1, 12_288, 0)] {
         cases.append(("spliced (level 4): level 3, level \(large) from \(from) B, dictionary \(dictionary)",
-                      { runSpliced(cycles: cycles, level: 3, spliceLevel: 4, dictionary: dictionary, largeLevel: large, largeFrom: from, socket: fd) }))
+                      { runSpliced(cycles: cycles, level: 3, spliceLevel: 4, dictionary: dictionary, largeLevel: large, largeFrom: from, wire: wire) }))
     }
-    cases.append(("gzip, whole event, level 1", { run(cycles: cycles, level: 1, socket: fd) }))
+    cases.append(("gzip, whole event, level 1", { run(cycles: cycles, level: 1, wire: wire) }))
     for tune in [(Int32(4), Int32(6), Int32(32), Int32(32)), (4, 6, 64, 16), (4, 6, 64, 8), (4, 6, 128, 16), (4, 6, 258, 16), (4, 6, 128, 8), (4, 6, 64, 12), (8, 6, 64, 16), (4, 5, 64, 16)] {
         cases.append(("tuned \(tune) (good, insert, nice, chain), ids 16 KiB+ spliced",
-                      { runSpliced(cycles: cycles, level: 3, spliceLevel: 4, dictionary: 0, spliceFrom: 16_384, tune: tune, socket: fd) }))
+                      { runSpliced(cycles: cycles, level: 3, spliceLevel: 4, dictionary: 0, spliceFrom: 16_384, tune: tune, wire: wire) }))
     }
 }
 for _ in 0..<rounds {
@@ -350,4 +457,5 @@ for (name, _) in cases {
     let times = samples.map(\.0).sorted()
     print("| \(name) | \(String(format: "%.1f", times[times.count / 2] / 1_000)) | \(String(format: "%.0f", samples.first?.1 ?? 0)) |")
 }
-close(fd)
+wire.close()
+trip.close()
