@@ -52,6 +52,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// Appends a field, keeping any existing ones of the same name (e.g. `Set-Cookie`).
+    /// Room for `count` fields, so that adding them grows nothing.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     public mutating func add(name: String, value: String) {
         fields.append(Field(name: name, value: value))
     }

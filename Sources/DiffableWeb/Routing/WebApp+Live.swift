@@ -92,18 +92,36 @@ extension WebApp {
 }
 
 extension WebApp {
-    /// An action's JSON answer: `{"version": …}` and what the demo reports.
+    private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]
+
+    /// An action's JSON answer: `{"version": …}` and what the demo reports (written as bytes: a
+    /// keystroke's answer went through a `String`, `Data` and an array before).
     static func actionAnswer(version: Int, report: ActionReport?) -> Response {
-        let extra = report.map { $0.members.isEmpty ? "" : "," + $0.members } ?? ""
-        return Response.json(Data(#"{"version":\#(version)\#(extra)}"#.utf8))
+        var body = Array(#"{"version":"#.utf8)
+        body.append(contentsOf: String(version).utf8)
+        if let report, !report.members.isEmpty {
+            body.append(UInt8(ascii: ","))
+            body.append(contentsOf: report.members.utf8)
+        }
+        body.append(UInt8(ascii: "}"))
+        return Response(status: .ok, headers: Self.jsonHeaders, body: .bytes(body))
     }
 }
 
 extension Request {
-    var isForm: Bool { (headers["Content-Type"] ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded") }
+    var isForm: Bool { contentType(startsWith: "application/x-www-form-urlencoded") }
     var isJSON: Bool {
-        let type = (headers["Content-Type"] ?? "").lowercased()
-        return type.hasPrefix("application/json") || (type.hasPrefix("application/") && type.contains("+json"))
+        contentType(startsWith: "application/json")
+            || (contentType(startsWith: "application/") && (headers["Content-Type"] ?? "").lowercased().contains("+json"))
+    }
+
+    /// Whether the `Content-Type` starts with `prefix` (lowercase ASCII), in any case. Compared
+    /// byte by byte: `lowercased()` made a string on every check, and a keystroke checks four
+    /// times.
+    private func contentType(startsWith prefix: StaticString) -> Bool {
+        guard let type = headers["Content-Type"] else { return false }
+        let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        return type.utf8.starts(with: expected) { byte, wanted in (byte >= 65 && byte <= 90 ? byte + 32 : byte) == wanted }
     }
 }
 
