@@ -24,8 +24,9 @@ import Synchronization
 /// and drops the buffer; the browser's `EventSource` reconnects and resyncs with
 /// `Last-Event-ID`. Memory per stream stays below the cap plus one event.
 ///
-/// The unsent bytes live in a ``SendBuffer``: chunks sized to what is sent, freed as the client
-/// takes them. All streams together hold at most `Limits.maxEventStreamBufferTotalBytes` of
+/// An event sent while nothing waits goes straight to the socket from its own bytes, one chunk
+/// of the body in one `sendmsg` (on a socket the server writes itself). The unsent bytes live in
+/// a ``SendBuffer``: chunks sized to what is sent, freed as the client takes them. All streams together hold at most `Limits.maxEventStreamBufferTotalBytes` of
 /// such memory (counted as allocated, not as unsent): when a send passes it, the streams holding
 /// the most are closed first (`.bufferBudgetExceeded`) until the total is back under it.
 ///
@@ -155,8 +156,10 @@ public final class EventStream: Sendable, Hashable, CustomStringConvertible {
     /// bytes that stand alone) as the blocks ``SharedEventBytes`` deflated once (stored blocks
     /// in an event under `minimumBytes`). Data with line breaks is framed like text, a `data:`
     /// line per line. Returns `false` when the stream is no longer open.
-    /// - Complexity: O(size of `head` and `tail`) plus a copy of the large shared bytes
-    ///   (compressing the small ones).
+    /// - Complexity: O(size of `head` and `tail`) plus, on a plain stream, a copy of the shared
+    ///   bytes only when they must wait (an idle stream's socket takes them from where they are,
+    ///   ``sendDirect(_:_:size:)``); a gzip stream compresses the small ones and copies the
+    ///   spliced ones into its member.
     @discardableResult
     public func send(event: String? = nil, id: String? = nil, data: EventData) -> Bool {
         guard !data.shared.contains(where: \.hasLineBreaks), !Self.hasLineBreak(data.head), !Self.hasLineBreak(data.tail) else {
