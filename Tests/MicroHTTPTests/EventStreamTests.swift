@@ -15,6 +15,20 @@ func streamServer(hub: StreamHub, limits: Limits = Limits(), open: (@Sendable (E
     }
 }
 
+/// A stream server with one client that has read the stream's preamble, and the stream.
+func connectedStream(_ hub: StreamHub, limits: Limits = Limits()) async throws -> (HTTPServer, EventReader, EventStream) {
+    let server = try streamServer(hub: hub, limits: limits)
+    let port = server.port
+    let reader = try await offPool { () -> EventReader in
+        var (reader, _) = try EventReader.open(port: port)
+        _ = try reader.nextBlock()
+        return reader
+    }
+    #expect(await hub.opened.wait(for: 1))
+    let stream = try #require(hub.all.first)
+    return (server, reader, stream)
+}
+
 @Suite("Event streams")
 struct EventStreamTests {
     @Test("events arrive in order, framed per spec: ids, multi-line data, heartbeats")
@@ -97,16 +111,8 @@ struct EventStreamTests {
     func idleDisconnect() async throws {
         let hub = StreamHub()
         // No idle timeout or deadline before the hang guard: only noticing the hang-up frees it.
-        let server = try streamServer(hub: hub, limits: Limits().withoutTimeouts)
+        let (server, reader, stream) = try await connectedStream(hub, limits: Limits().withoutTimeouts)
         defer { server.stop() }
-        let port = server.port
-        let reader = try await offPool { () -> EventReader in
-            var (reader, _) = try EventReader.open(port: port)
-            _ = try reader.nextBlock()
-            return reader
-        }
-        #expect(await hub.opened.wait(for: 1))
-        let stream = try #require(hub.all.first)
         // Idle: the client has all the stream sent. The server wrote it on the stream's own
         // socket under the stream's lock, which this takes after, so nothing is in flight.
         #expect(stream.ownsSocket && stream.unsentByteCount == 0)
@@ -121,16 +127,8 @@ struct EventStreamTests {
     @Test("a client reset in the middle of a burst of events frees the stream")
     func abruptReset() async throws {
         let hub = StreamHub()
-        let server = try streamServer(hub: hub)
+        let (server, reader, stream) = try await connectedStream(hub)
         defer { server.stop() }
-        let port = server.port
-        let reader = try await offPool { () -> EventReader in
-            var (reader, _) = try EventReader.open(port: port)
-            _ = try reader.nextBlock()
-            return reader
-        }
-        #expect(await hub.opened.wait(for: 1))
-        let stream = try #require(hub.all.first)
         let sent = CountSignal()
         let sender = Task.detached {
             var i = 0

@@ -8,24 +8,10 @@ import HTTPTestSupport
 /// buffer, and goes out before anything sent after it (issue 37).
 @Suite("Event streams: events sent straight")
 struct LiveStreamDirectSendTests {
-    /// A stream server with one client that has read the preamble.
-    private static func connected(_ hub: StreamHub, limits: Limits = Limits()) async throws -> (HTTPServer, EventReader, EventStream) {
-        let server = try streamServer(hub: hub, limits: limits)
-        let port = server.port
-        let reader = try await offPool { () -> EventReader in
-            var (reader, _) = try EventReader.open(port: port)
-            _ = try reader.nextBlock()
-            return reader
-        }
-        #expect(await hub.opened.wait(for: 1))
-        let stream = try #require(hub.all.first)
-        return (server, reader, stream)
-    }
-
     @Test("an event with shared bytes on an idle stream is one chunk of the body, and nothing stays queued")
     func oneChunk() async throws {
         let hub = StreamHub()
-        let (server, reader, stream) = try await Self.connected(hub)
+        let (server, reader, stream) = try await connectedStream(hub)
         defer { server.stop() }
         defer { reader.socket.close() }
         // 40 KB: queued, it went out as three frames of at most 16 KiB.
