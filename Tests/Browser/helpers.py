@@ -11,7 +11,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from selenium.common.exceptions import JavascriptException, StaleElementReferenceException
+from selenium.common.exceptions import JavascriptException, NoSuchElementException, StaleElementReferenceException
 
 ROOT = Path(__file__).resolve().parents[2]
 MOUNTAINS_CSV = Path(os.environ.get("DIFFABLE_WEB_MOUNTAINS_CSV",
@@ -37,9 +37,10 @@ def wait_until(predicate, timeout=10, interval=0.05, message="condition"):
     while time.monotonic() < deadline:
         try:
             last = predicate()
-        except (JavascriptException, StaleElementReferenceException) as error:
+        except (JavascriptException, NoSuchElementException, StaleElementReferenceException) as error:
             # A navigation (a no-JS form post and its redirect) can replace the document between
-            # finding an element and reading it; the next poll reads the new document.
+            # finding an element and reading it, or be under way (a document not parsed yet) when
+            # the poll looks for it; the next poll reads the new document.
             last = error
         if last and not isinstance(last, Exception):
             return last
