@@ -31,6 +31,21 @@ struct APIContractTests {
         #expect(documented == table)
     }
 
+    @Test("no schema closes additionalProperties: the server ignores a body's members it does not name, and the document must not promise a refusal")
+    func noSchemaRefusesUnknownMembers() throws {
+        var closed: [String] = []
+        func walk(_ value: Any, _ path: String) {
+            if let object = value as? [String: Any] {
+                if object["additionalProperties"] as? Bool == false { closed.append(path) }
+                for (key, child) in object { walk(child, path + "/" + key) }
+            } else if let array = value as? [Any] {
+                for (index, child) in array.enumerated() { walk(child, path + "/\(index)") }
+            }
+        }
+        walk(try Self.document(), "#")
+        #expect(closed.isEmpty, "schemas that refuse unknown members: \(closed)")
+    }
+
     @Test("every route answers, and every other method on its path is 405 with Allow")
     func routerMatchesRoutes() async throws {
         let app = try await makeApp()

@@ -60,7 +60,8 @@ struct LiveEditingTests {
         _ = try await live.postJSON("\(base)/selection", #"{"items":["c-ada"]}"#)
         _ = try await next(&stream)
 
-        let on = try await live.postJSON("\(base)/editing", #"{"editing":true}"#)
+        // A member the request does not name is ignored (docs/protocol.md), as the document says.
+        let on = try await live.postJSON("\(base)/editing", #"{"editing":true,"£":[],"note":{"x":{"y":true}}}"#)
         #expect(on.status == 200 && object(on)["editing"] as? Bool == true)
         #expect(selection(object(on))?["items"] as? [String] == ["c-ada"], "allowsMultipleSelectionDuringEditing keeps it")
         let event = try await next(&stream)
