@@ -116,9 +116,10 @@ def main():
     parser.add_argument("--base", required=True)
     parser.add_argument("--rounds", type=int, default=600)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument("--seed", default="random", help="a number, or random (the time)")
     args = parser.parse_args()
     assert args.base.startswith("http://127.") or args.base.startswith("http://[::1]"), "loopback only"
+    args.seed = int(time.time()) if args.seed == "random" else int(args.seed)
     rng = random.Random(args.seed)
     print(f"api-stress: seed {args.seed} (API_STRESS_SEED={args.seed} scripts/api-contract replays it)", flush=True)
     status, body = request(args.base, "POST", "/api/sessions")
