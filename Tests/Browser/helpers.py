@@ -11,7 +11,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from selenium.common.exceptions import JavascriptException, NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import (JavascriptException, NoSuchElementException, StaleElementReferenceException,
+                                        WebDriverException)
 
 ROOT = Path(__file__).resolve().parents[2]
 MOUNTAINS_CSV = Path(os.environ.get("DIFFABLE_WEB_MOUNTAINS_CSV",
@@ -42,10 +43,33 @@ def wait_until(predicate, timeout=10, interval=0.05, message="condition"):
             # finding an element and reading it, or be under way (a document not parsed yet) when
             # the poll looks for it; the next poll reads the new document.
             last = error
+        except WebDriverException as error:
+            # The same race seen from ChromeDriver's side: the element was found in the old
+            # document and read in the new one ("Node with given id does not belong to the
+            # document", an "unknown error", not a stale reference).
+            if "does not belong to the document" not in str(error):
+                raise
+            last = error
         if last and not isinstance(last, Exception):
             return last
         time.sleep(interval)
     raise AssertionError(f"timed out after {timeout} s waiting for {message} (last: {last!r})")
+
+
+def submit_and_wait_for_page(driver, element):
+    """Clicks a no-JavaScript form's button and waits for the page its post redirects to: the old
+    document's root goes stale, and the new one is loaded. A check made after this reads the new
+    page, never the old one (whose checkboxes, say, already show what the person clicked)."""
+    root = driver.find_element("tag name", "html")
+    element.click()
+
+    def replaced():
+        try:
+            root.tag_name
+            return False
+        except StaleElementReferenceException:
+            return driver.execute_script("return document.readyState") == "complete"
+    wait_until(replaced, timeout=15, message="the page the form's post redirects to")
 
 
 def wait_for_client(driver):

@@ -84,8 +84,12 @@ export class Animator {
     return this.#slideFrom(element, this.#currentFrame(element) ?? from, to);
   }
 
-  /** `slide` from `start`, where the element is now (already read from its running animation). */
-  #slideFrom(element, start, to) {
+  /**
+   * `slide` from `start`, where the element is now (already read from its running animation).
+   * It waits for the cells that leave (`PHASES.move.delay`) when some do, or when `waits` (cells
+   * of the same change fade out where they were: it must not pass over them while they show).
+   */
+  #slideFrom(element, start, to, waits = false) {
     stop(element);
     place(element, to);
     if (start.x === to.x && start.y === to.y && start.w === to.w && (start.h === to.h || fits(element))) return null;
@@ -96,7 +100,7 @@ export class Animator {
     // Held at its old frame until the leaving cells are nearly gone; with none leaving (a change
     // of moves only: a sort's step, a reorder) it goes at once, or a change every 125 ms would
     // hold every cell still for 70 of them.
-    const timing = this.#leaving.size > 0 ? PHASES.move : { delay: 0, duration: PHASES.move.duration };
+    const timing = waits || this.#leaving.size > 0 ? PHASES.move : { delay: 0, duration: PHASES.move.duration };
     return this.#run(element, keyframes, to, timing, "backwards");
   }
 
@@ -142,9 +146,12 @@ export class Animator {
       for (const index of local.fading) fading.add(indices[index]);
       for (const index of local.passing) passing.add(indices[index]);
     }
+    // A cell fading through is still visible where it was for the leave phase: the slides wait
+    // for it as they wait for deleted cells (choreograph kept their paths clear of it only then).
+    const waits = fading.size > 0;
     return moves.map(({ element }, index) => {
       if (fading.has(index)) return this.#fadeThrough(element, paths[index].from, paths[index].to);
-      const animation = this.#slideFrom(element, paths[index].from, paths[index].to);
+      const animation = this.#slideFrom(element, paths[index].from, paths[index].to, waits);
       if (animation && passing.has(index)) raiseWhile(element, animation);
       return animation;
     });
@@ -220,6 +227,12 @@ export class Animator {
    */
   #run(element, keyframes, to, { delay, duration }, fill, easing = EASING) {
     const animation = element.animate(keyframes(to), { delay, duration, easing, fill });
+    // One clock for every animation started in this frame. Left pending, Chromium gives each its
+    // start time when it is ready, and one run on the compositor can start a frame after one run
+    // on the main thread: two cells whose paths were checked never to meet (choreography.js,
+    // "the same clock") would then meet. The timeline's time is the same throughout a frame.
+    const now = document.timeline.currentTime;
+    if (now !== null) animation.startTime = now;
     if (to) this.#targets.set(element, { animation, keyframes });
     else this.#targets.delete(element);
     this.onStart(animation);
