@@ -80,6 +80,7 @@ let package = Package(
             name: "DiffableWeb",
             dependencies: [
                 "DiffableDataSources", "CompositionalLayout", "MicroHTTP", "CSQLite", "CMalloc", "ProcessMemory",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

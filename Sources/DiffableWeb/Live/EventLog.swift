@@ -1,3 +1,4 @@
+import DequeModule
 import MicroHTTP
 
 /// Identifies an event on the stream: the snapshot version, and for layout events the
@@ -77,7 +78,9 @@ struct LoggedEvent: Sendable {
 /// (the windows are per stream), and the budget is 512 KiB a list: a thousand sessions that
 /// typed cannot hold more than half a gigabyte of replay between them.
 struct EventLog: Sendable {
-    private(set) var events: [LoggedEvent] = []
+    /// Oldest first. A deque: once the log is full, every event appended drops the oldest, and
+    /// that must not move the others.
+    private(set) var events: Deque<LoggedEvent> = []
     let capacity: Int
     let byteBudget: Int
     private var bytes = 0

@@ -8,7 +8,7 @@ import Synchronization
 extension LiveList {
     var version: Int { dataSource.version }
     /// The logged events, oldest first (what a reconnecting client can replay).
-    var recentEvents: [LoggedEvent] { state.withLock { $0.log.events } }
+    var recentEvents: [LoggedEvent] { state.withLock { Array($0.log.events) } }
     var openStreamCount: Int { state.withLock { $0.followers.count } }
     var container: LayoutContainer { state.withLock { $0.container } }
 
