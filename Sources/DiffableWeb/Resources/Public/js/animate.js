@@ -65,6 +65,9 @@ export class Animator {
   /** Cells fading out now: a move waits for them (`PHASES.move.delay`), and only for them. */
   #leaving = new Set();
 
+  /** The start time of this task's animations (`#startTime`); undefined once it has ended. */
+  #taskStart = undefined;
+
   /** @param {(animation: Animation) => void} onStart called for every animation started */
   constructor(onStart = () => {}) {
     this.onStart = onStart;
@@ -227,16 +230,27 @@ export class Animator {
    */
   #run(element, keyframes, to, { delay, duration }, fill, easing = EASING) {
     const animation = element.animate(keyframes(to), { delay, duration, easing, fill });
-    // One clock for every animation started in this frame. Left pending, Chromium gives each its
-    // start time when it is ready, and one run on the compositor can start a frame after one run
-    // on the main thread: two cells whose paths were checked never to meet (choreography.js,
-    // "the same clock") would then meet. The timeline's time is the same throughout a frame.
-    const now = document.timeline.currentTime;
-    if (now !== null) animation.startTime = now;
+    // One clock for every animation of a change. Left pending, Chromium gives each its start
+    // time when it is ready, and one run on the compositor can start a frame after one run on
+    // the main thread: two cells whose paths were checked never to meet (choreography.js, "the
+    // same clock") would then meet. The time is read once per task (between frames Chromium's
+    // timeline reads the clock afresh each time): a change's animations are all made in one.
+    // (No time yet, before the document's first frame: left pending, as it starts by itself.)
+    const start = this.#startTime();
+    if (start !== null) animation.startTime = start;
     if (to) this.#targets.set(element, { animation, keyframes });
     else this.#targets.delete(element);
     this.onStart(animation);
     return animation;
+  }
+
+  /** The start time of the animations made in this task: the timeline's time when the first was. */
+  #startTime() {
+    if (this.#taskStart === undefined) {
+      this.#taskStart = document.timeline.currentTime;
+      queueMicrotask(() => { this.#taskStart = undefined; });
+    }
+    return this.#taskStart;
   }
 
   /** Where a moving element is right now, from its computed (animated) style. */
